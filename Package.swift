@@ -1,0 +1,50 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// FlowServer: the iOS Coordinator pattern (RxFlow, XCoordinator) for server-rendered web pages.
+/// The layers and what each may import are drawn in shared/DESIGN.md and in README.md.
+let package = Package(
+    name: "FlowServer",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "flowserver", targets: ["flowserver"]),
+        .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
+        .library(name: "FlowCore", targets: ["FlowCore"]),
+        .library(name: "FlowWeb", targets: ["FlowWeb"]),
+        .library(name: "MustacheTemplates", targets: ["MustacheTemplates"]),
+        .library(name: "FlowStore", targets: ["FlowStore"]),
+        .library(name: "FlowTesting", targets: ["FlowTesting"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
+        ),
+        .target(name: "MicroHTTP", dependencies: [
+            "CMicroHTTPD",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "FlowCore"),
+        .target(name: "FlowStore", dependencies: ["FlowCore"]),
+        .target(name: "MustacheTemplates"),
+        .target(name: "FlowWeb", dependencies: [
+            "FlowCore", "FlowStore", "MustacheTemplates", "MicroHTTP",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "MoviesDemo", dependencies: ["FlowCore", "FlowWeb"]),
+        .target(name: "FlowStoreSQLite", dependencies: ["FlowStore"]),
+        .target(name: "FlowStorePostgres", dependencies: ["FlowStore"]),
+        .target(name: "FlowTesting", dependencies: ["FlowCore", "FlowWeb"]),
+        .executableTarget(name: "flowserver", dependencies: [
+            "MicroHTTP", "FlowWeb", "MoviesDemo", "FlowStore", "FlowStoreSQLite", "FlowStorePostgres",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
+    ]
+)

@@ -1,0 +1,87 @@
+/// An ordered list of header fields with case-insensitive, multi-valued lookup.
+///
+/// ```swift
+/// var headers = HTTPHeaders()
+/// headers.add("Set-Cookie", "a=1; Path=/")
+/// headers.add("Set-Cookie", "b=2; Path=/")
+/// headers["content-type"] = "text/html; charset=utf-8"
+/// headers.values(for: "set-cookie") // ["a=1; Path=/", "b=2; Path=/"]
+/// ```
+public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    /// One header field as sent.
+    public struct Field: Sendable, Equatable {
+        /// The field name, as written by whoever added it.
+        public var name: String
+        /// The field value.
+        public var value: String
+    }
+
+    private var fields: [Field] = []
+
+    /// An empty header list.
+    public init() {}
+
+    /// Headers from literal pairs, in order.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { Field(name: $0.0, value: $0.1) }
+    }
+
+    /// The number of fields.
+    public var count: Int { fields.count }
+
+    /// Appends a field, keeping any earlier field of the same name (e.g. several `Set-Cookie`).
+    public mutating func add(_ name: String, _ value: String) {
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// The first value for `name` (case-insensitive); setting replaces every field of that name,
+    /// and setting `nil` removes them.
+    public subscript(name: String) -> String? {
+        get { fields.first { Self.same($0.name, name) }?.value }
+        set {
+            fields.removeAll { Self.same($0.name, name) }
+            if let newValue { fields.append(Field(name: name, value: newValue)) }
+        }
+    }
+
+    /// Every value for `name`, in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { Self.same($0.name, name) }.map(\.value)
+    }
+
+    /// Whether a field named `name` is present.
+    public func contains(_ name: String) -> Bool {
+        fields.contains { Self.same($0.name, name) }
+    }
+
+    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+
+    /// Whether `name` is a valid field name token and `value` holds no CR, LF or NUL:
+    /// the server refuses to send fields that fail this check.
+    public static func isValid(name: String, value: String) -> Bool {
+        !name.isEmpty
+            && name.utf8.allSatisfy(HTTPToken.isTokenByte)
+            && !value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
+    }
+
+    private static func same(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && a.lowercased() == b.lowercased()
+    }
+}
+
+/// The `token` grammar of RFC 9110, shared by header names and media types.
+enum HTTPToken {
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+
+    static func isToken(_ text: Substring) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy(isTokenByte)
+    }
+}

@@ -1,0 +1,195 @@
+import CMicroHTTPD
+
+/// libmicrohttpd's callbacks: C function pointers without captures, which find the server in
+/// `cls` and the request in `*con_cls` (see shared/notes/libmicrohttpd.md).
+typealias URILogCallback = @convention(c) (
+    UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?
+) -> UnsafeMutableRawPointer?
+
+func microHTTPAccessHandler(
+    cls: UnsafeMutableRawPointer?, connection: OpaquePointer?, url: UnsafePointer<CChar>?,
+    method: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?, uploadData: UnsafePointer<CChar>?,
+    uploadDataSize: UnsafeMutablePointer<Int>?, requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+) -> MHD_Result {
+    guard let cls, let connection, let method, let raw = requestContext?.pointee else { return MHD_Result.NO }
+    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+    let context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
+    return server.handle(context, connection: connection, method: method, uploadData: uploadData, uploadDataSize: uploadDataSize)
+}
+
+func microHTTPRequestStarted(
+    cls: UnsafeMutableRawPointer?, uri: UnsafePointer<CChar>?, connection: OpaquePointer?
+) -> UnsafeMutableRawPointer? {
+    guard let cls, let uri, let connection else { return nil }
+    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+    server.inFlight.add(1, ordering: .relaxed)
+    let context = RequestContext(target: String(cString: uri), connection: ConnectionHandle(pointer: connection))
+    return Unmanaged.passRetained(context).toOpaque()
+}
+
+func microHTTPRequestCompleted(
+    cls: UnsafeMutableRawPointer?, connection: OpaquePointer?,
+    requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, reason: MHD_RequestTerminationCode
+) {
+    guard let cls, let raw = requestContext?.pointee else { return }
+    requestContext?.pointee = nil
+    Unmanaged<RequestContext>.fromOpaque(raw).release()
+    Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().inFlight.subtract(1, ordering: .releasing)
+}
+
+func microHTTPLog(cls: UnsafeMutableRawPointer?, format: UnsafePointer<CChar>?, arguments: CVaListPointer?) {
+    guard let cls, let format, let arguments else { return }
+    var buffer = [CChar](repeating: 0, count: 512)
+    CMicroHTTPD_format_log(&buffer, buffer.count, format, arguments)
+    let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().logger
+        .debug("libmicrohttpd: \(message.split(separator: "\n").joined(separator: " "))")
+}
+
+/// The option array for `CMicroHTTPD_start`; `address` must stay valid until the start returns.
+func daemonOptions(
+    _ configuration: HTTPServer.Configuration, server: UnsafeMutableRawPointer, address: UnsafeMutableRawPointer
+) -> [MHD_OptionItem] {
+    let requestStarted: URILogCallback = microHTTPRequestStarted
+    let requestCompleted: MHD_RequestCompletedCallback = microHTTPRequestCompleted
+    let log: MHD_LogCallback = microHTTPLog
+    var options: [MHD_OptionItem] = [
+        // The logger goes first, so that libmicrohttpd reports everything after it through us.
+        MHD_OptionItem(option: MHD_OPTION.EXTERNAL_LOGGER, value: unsafeBitCast(log, to: Int.self), ptr_value: server),
+        MHD_OptionItem(option: MHD_OPTION.SOCK_ADDR, value: 0, ptr_value: address),
+        MHD_OptionItem(option: MHD_OPTION.CONNECTION_TIMEOUT, value: configuration.connectionTimeout, ptr_value: nil),
+        MHD_OptionItem(option: MHD_OPTION.CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
+        MHD_OptionItem(option: MHD_OPTION.CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
+        MHD_OptionItem(option: MHD_OPTION.URI_LOG_CALLBACK, value: unsafeBitCast(requestStarted, to: Int.self), ptr_value: server),
+        MHD_OptionItem(option: MHD_OPTION.NOTIFY_COMPLETED, value: unsafeBitCast(requestCompleted, to: Int.self), ptr_value: server),
+    ]
+    if configuration.threads > 1 {
+        options.append(MHD_OptionItem(option: MHD_OPTION.THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil))
+    }
+    options.append(MHD_OptionItem(option: MHD_OPTION.END, value: 0, ptr_value: nil))
+    return options
+}
+
+extension HTTPServer {
+    /// One call of the access handler for `context`: headers, body chunks, completion, and
+    /// the call after a resume that queues the answer. A response is never queued on the first
+    /// call (that would be an "early response" that closes keep-alive connections), except
+    /// to refuse a body that is declared too large.
+    func handle(
+        _ context: RequestContext, connection: OpaquePointer, method: UnsafePointer<CChar>,
+        uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>?
+    ) -> MHD_Result {
+        switch context.stage {
+        case .started:
+            context.stage = .receiving
+            context.headers = readHeaders(connection)
+            if let declared = context.headers["Content-Length"].flatMap(Int.init) {
+                if declared > configuration.maxBodySize { return reject(context, bodyTooLarge()) }
+                context.body.reserveCapacity(declared)
+            }
+            return MHD_Result.YES
+        case .receiving:
+            let size = uploadDataSize?.pointee ?? 0
+            if size > 0 {
+                uploadDataSize?.pointee = 0
+                guard context.body.count + size <= configuration.maxBodySize else {
+                    context.body = []
+                    return reject(context, bodyTooLarge())
+                }
+                context.body.append(contentsOf: UnsafeRawBufferPointer(start: uploadData, count: size))
+                return MHD_Result.YES
+            }
+            return dispatch(context, method: HTTPMethod(rawValue: String(cString: method)))
+        case .waiting:
+            guard let response = context.pending.withLock({ $0.take() }) else { return MHD_Result.YES }
+            return queue(response, for: context)
+        case .answered:
+            uploadDataSize?.pointee = 0
+            return MHD_Result.YES
+        }
+    }
+
+    private func dispatch(_ context: RequestContext, method: HTTPMethod) -> MHD_Result {
+        let request: Request
+        do {
+            request = try Request(
+                method: method, target: context.target, headers: context.headers, body: context.body,
+                remoteAddress: CMicroHTTPD_client_address(context.connection.pointer).flatMap(SocketAddress.describe))
+        } catch {
+            return reject(context, RequestRejection(status: .badRequest, message: "Bad request: \(error)"))
+        }
+        context.body = []
+        context.stage = .waiting
+        let suspended = state.withLock { state in
+            guard !state.refusesWork else { return false }
+            state.suspended[ObjectIdentifier(context)] = context
+            MHD_suspend_connection(context.connection.pointer)
+            return true
+        }
+        guard suspended else {
+            return queue(.text("The server is shutting down", status: .serviceUnavailable), for: context)
+        }
+        let responder = self.responder
+        Task {
+            let response = await responder.respond(to: request)
+            self.finish(context, with: response)
+        }
+        return MHD_Result.YES
+    }
+
+    /// Hands `response` to the suspended connection and resumes it; libmicrohttpd then calls
+    /// the access handler again on its own thread, which queues the response. Does nothing
+    /// when the stop already answered the connection.
+    private func finish(_ context: RequestContext, with response: Response) {
+        state.withLock { state in
+            guard state.suspended.removeValue(forKey: ObjectIdentifier(context)) != nil else { return }
+            context.pending.withLock { $0 = response }
+            MHD_resume_connection(context.connection.pointer)
+        }
+    }
+
+    private func bodyTooLarge() -> RequestRejection {
+        RequestRejection(
+            status: .contentTooLarge,
+            message: "The request body is larger than the limit of \(configuration.maxBodySize) bytes")
+    }
+
+    private func reject(_ context: RequestContext, _ rejection: RequestRejection) -> MHD_Result {
+        queue(responder.response(for: rejection), for: context)
+    }
+
+    private func queue(_ response: Response, for context: RequestContext) -> MHD_Result {
+        context.stage = .answered
+        let created = response.body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(
+                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
+        }
+        guard let created else {
+            logger.error("libmicrohttpd could not create a response of \(response.body.count) bytes")
+            return MHD_Result.NO
+        }
+        defer { MHD_destroy_response(created) }
+        for field in response.headers where field.name.lowercased() != "content-length" {
+            guard HTTPHeaders.isValid(name: field.name, value: field.value),
+                MHD_add_response_header(created, field.name, field.value) == MHD_Result.YES
+            else {
+                logger.error("dropped an invalid response header", metadata: ["name": "\(field.name)"])
+                continue
+            }
+        }
+        return MHD_queue_response(context.connection.pointer, UInt32(response.status.code), created)
+    }
+
+    private func readHeaders(_ connection: OpaquePointer) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        withUnsafeMutablePointer(to: &headers) { pointer in
+            _ = MHD_get_connection_values(connection, MHD_ValueKind.HEADER_KIND, { cls, _, key, value in
+                guard let cls, let key else { return MHD_Result.YES }
+                cls.assumingMemoryBound(to: HTTPHeaders.self).pointee
+                    .add(String(cString: key), value.map { String(cString: $0) } ?? "")
+                return MHD_Result.YES
+            }, pointer)
+        }
+        return headers
+    }
+}

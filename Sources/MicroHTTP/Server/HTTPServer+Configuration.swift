@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension HTTPServer {
+    /// How the server listens and what it protects itself against.
+    public struct Configuration: Sendable {
+        /// The address to bind (an IPv4 or IPv6 literal, or a host name); only that address is
+        /// bound, never every interface unless asked (`0.0.0.0`, `::`).
+        public var host: String
+        /// The port; `0` picks a free one (see ``HTTPServer/port``).
+        public var port: Int
+        /// libmicrohttpd's polling threads (epoll), default: the number of cores.
+        public var threads: Int
+        /// The largest request body accepted; larger ones are answered `413`.
+        public var maxBodySize: Int
+        /// Seconds of inactivity after which a connection is closed (idle or slow clients).
+        public var connectionTimeout: Int
+        /// The most connections served at once; more are refused at accept.
+        public var connectionLimit: Int
+        /// Memory per connection for the request line and headers (libmicrohttpd answers
+        /// larger headers itself).
+        public var connectionMemoryLimit: Int
+        /// How long ``HTTPServer/stop()`` lets in-flight requests finish before answering the
+        /// ones still waiting with `503`.
+        public var shutdownGracePeriod: Duration
+
+        /// A configuration; every parameter has a safe default.
+        public init(
+            host: String = "127.0.0.1", port: Int = 8080, threads: Int = Configuration.defaultThreads,
+            maxBodySize: Int = 1 << 20, connectionTimeout: Int = 30, connectionLimit: Int = 1024,
+            connectionMemoryLimit: Int = 64 << 10, shutdownGracePeriod: Duration = .seconds(10)
+        ) {
+            self.host = host
+            self.port = port
+            self.threads = threads
+            self.maxBodySize = maxBodySize
+            self.connectionTimeout = connectionTimeout
+            self.connectionLimit = connectionLimit
+            self.connectionMemoryLimit = connectionMemoryLimit
+            self.shutdownGracePeriod = shutdownGracePeriod
+        }
+
+        /// The number of online cores (at least 1).
+        public static var defaultThreads: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+    }
+}

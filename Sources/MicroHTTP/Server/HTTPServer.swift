@@ -1,0 +1,204 @@
+import CMicroHTTPD
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An HTTP/1.1 server over libmicrohttpd that hands complete requests to an async
+/// ``HTTPResponder``.
+///
+/// libmicrohttpd runs its own epoll thread pool. A request whose body is complete is handed to
+/// the responder in a Swift task while its connection is suspended, and resumed once the
+/// answer is ready, so no libmicrohttpd thread ever waits for Swift work.
+///
+/// ```swift
+/// let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), responder: router)
+/// try server.start()
+/// print("listening on http://127.0.0.1:\(server.port)")
+/// await server.run()          // returns after shutdown() and a graceful stop
+/// ```
+///
+/// Call ``stop()`` (or ``shutdown()`` while ``run()`` waits) before dropping a started server:
+/// the daemon keeps it alive until then.
+public final class HTTPServer: Sendable {
+    /// The configuration the server was created with.
+    public let configuration: Configuration
+    let responder: any HTTPResponder
+    let logger: Logger
+    let state = Mutex(State())
+    /// Requests between their URI and their completion, for the graceful stop.
+    let inFlight = Atomic<Int>(0)
+
+    struct State {
+        enum Phase { case idle, running, stopping, stopped }
+        var phase = Phase.idle
+        var daemon: DaemonHandle?
+        var port = 0
+        /// Connections suspended while their responder works, by their request context.
+        var suspended: [ObjectIdentifier: RequestContext] = [:]
+        /// Set once the stop has answered every suspended connection: later requests get `503`.
+        var refusesWork = false
+        var shutdownRequested = false
+        var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
+        var stopWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    /// A server that will answer with `responder` once started.
+    public init(
+        configuration: Configuration = Configuration(), responder: some HTTPResponder,
+        logger: Logger = Logger(label: "MicroHTTP")
+    ) {
+        self.configuration = configuration
+        self.responder = responder
+        self.logger = logger
+    }
+
+    /// The port the server listens on (the chosen one when configured with `0`); `0` before
+    /// ``start()``.
+    public var port: Int { state.withLock { $0.port } }
+
+    /// Binds the configured address and starts serving.
+    ///
+    /// - Throws: ``HTTPServerError`` when the configuration is invalid, the host does not
+    ///   resolve, or the address cannot be bound.
+    public func start() throws(HTTPServerError) {
+        let configuration = self.configuration
+        try validate(configuration)
+        guard var address = SocketAddress(host: configuration.host, port: configuration.port) else {
+            throw .unresolvableHost(configuration.host)
+        }
+        try state.withLock { (state: inout State) throws(HTTPServerError) in
+            guard state.phase == .idle else { throw .alreadyStarted }
+            // Balanced in `stop()`: libmicrohttpd's callbacks use the server through `cls`.
+            let me = Unmanaged.passRetained(self)
+            var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+                | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
+            if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+            let daemon = withUnsafeMutablePointer(to: &address.storage) { storage in
+                var options = daemonOptions(configuration, server: me.toOpaque(), address: UnsafeMutableRawPointer(storage))
+                return CMicroHTTPD_start(UInt32(flags), UInt16(configuration.port), microHTTPAccessHandler, me.toOpaque(), &options)
+            }
+            guard let daemon else {
+                me.release()
+                throw .startFailed(host: configuration.host, port: configuration.port)
+            }
+            state.daemon = DaemonHandle(pointer: daemon)
+            state.port = Int(CMicroHTTPD_bound_port(daemon))
+            state.phase = .running
+        }
+        logger.debug("listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
+    }
+
+    /// Asks a running ``run()`` to stop gracefully. Safe from any thread or signal source.
+    public func shutdown() {
+        let waiters = state.withLock { state in
+            state.shutdownRequested = true
+            defer { state.shutdownWaiters = [] }
+            return state.shutdownWaiters
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    /// Serves until ``shutdown()`` is called, then stops gracefully (see ``stop()``) and returns.
+    public func run() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let alreadyRequested = state.withLock { state in
+                if state.shutdownRequested { return true }
+                state.shutdownWaiters.append(continuation)
+                return false
+            }
+            if alreadyRequested { continuation.resume() }
+        }
+        await stop()
+    }
+
+    /// Stops gracefully: stops accepting connections, lets in-flight requests finish for up to
+    /// ``Configuration/shutdownGracePeriod``, answers requests still waiting with `503`, then
+    /// closes every connection. Idempotent; concurrent callers all return once it is stopped.
+    public func stop() async {
+        enum Step { case stopNow(DaemonHandle), wait, done }
+        let step: Step = state.withLock { state in
+            switch state.phase {
+            case .idle, .stopped:
+                state.phase = .stopped
+                return .done
+            case .stopping:
+                return .wait
+            case .running:
+                state.phase = .stopping
+                return .stopNow(state.daemon!)
+            }
+        }
+        switch step {
+        case .done:
+            return
+        case .wait:
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let stopped = state.withLock { state in
+                    if state.phase == .stopped { return true }
+                    state.stopWaiters.append(continuation)
+                    return false
+                }
+                if stopped { continuation.resume() }
+            }
+        case .stopNow(let daemon):
+            await stopDaemon(daemon)
+        }
+    }
+
+    private func stopDaemon(_ daemon: DaemonHandle) async {
+        let listener = MHD_quiesce_daemon(daemon.pointer)
+        if listener >= 0 { close(listener) }
+        let clock = ContinuousClock()
+        await waitForInFlightRequests(until: clock.now + configuration.shutdownGracePeriod)
+        let unanswered = state.withLock { state in
+            state.refusesWork = true
+            let contexts = state.suspended.values
+            state.suspended = [:]
+            for context in contexts {
+                context.pending.withLock { $0 = .text("The server is shutting down", status: .serviceUnavailable) }
+                MHD_resume_connection(context.connection.pointer)
+            }
+            return contexts.count
+        }
+        if unanswered > 0 {
+            logger.warning("stopping: \(unanswered) requests did not finish in time and were answered 503")
+            await waitForInFlightRequests(until: clock.now + .seconds(1))
+        }
+        MHD_stop_daemon(daemon.pointer)
+        Unmanaged.passUnretained(self).release()
+        let waiters = state.withLock { state in
+            state.phase = .stopped
+            state.daemon = nil
+            defer { state.stopWaiters = [] }
+            return state.stopWaiters
+        }
+        waiters.forEach { $0.resume() }
+        logger.debug("stopped")
+    }
+
+    private func waitForInFlightRequests(until deadline: ContinuousClock.Instant) async {
+        while inFlight.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    private func validate(_ configuration: Configuration) throws(HTTPServerError) {
+        guard (0...65535).contains(configuration.port) else {
+            throw .invalidConfiguration("port \(configuration.port) is not in 0...65535")
+        }
+        guard configuration.threads >= 1 else {
+            throw .invalidConfiguration("threads must be at least 1, got \(configuration.threads)")
+        }
+        guard configuration.maxBodySize >= 0 else {
+            throw .invalidConfiguration("the body limit must not be negative")
+        }
+        guard configuration.connectionTimeout >= 1, configuration.connectionLimit >= 1 else {
+            throw .invalidConfiguration("the connection timeout and limit must be at least 1")
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Synchronization
+
+/// The state of one request between libmicrohttpd's callbacks, kept in `*con_cls`.
+///
+/// Created by the URI-log callback (so it also holds the raw request target), retained there
+/// and released by the completion callback.
+///
+/// `@unchecked Sendable` is safe because libmicrohttpd calls back for one connection from one
+/// thread at a time, and every field but `pending` is only touched in those callbacks; the
+/// responder's task hands its answer over through the `Mutex`-guarded `pending`.
+final class RequestContext: @unchecked Sendable {
+    enum Stage {
+        /// The URI is known; headers are not yet read.
+        case started
+        /// Headers read; body bytes may follow.
+        case receiving
+        /// Suspended while the responder works.
+        case waiting
+        /// A response was queued.
+        case answered
+    }
+
+    let target: String
+    let connection: ConnectionHandle
+    var stage = Stage.started
+    var headers = HTTPHeaders()
+    var body: [UInt8] = []
+    let pending = Mutex<Response?>(nil)
+
+    init(target: String, connection: ConnectionHandle) {
+        self.target = target
+        self.connection = connection
+    }
+}
+
+/// A libmicrohttpd connection pointer that may cross into the responder's task.
+///
+/// `@unchecked Sendable`: the task only passes it to `MHD_resume_connection`, which
+/// libmicrohttpd allows from any thread, and only while the connection is suspended (the
+/// server's state lock guarantees that, see `HTTPServer.finish`).
+struct ConnectionHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
+
+/// The running daemon's pointer, kept in the server's state.
+///
+/// `@unchecked Sendable`: it is only used under the server's lock, and libmicrohttpd's daemon
+/// functions used with it (`quiesce`, `stop`, `get_daemon_info`) are thread-safe.
+struct DaemonHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+}

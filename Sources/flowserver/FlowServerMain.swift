@@ -1,0 +1,83 @@
+import ArgumentParser
+import Dispatch
+import Logging
+import MicroHTTP
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Entry point: parses flags (exit 2 on a bad one), starts the server, prints
+/// `listening on http://HOST:PORT`, and stops gracefully on SIGTERM or SIGINT.
+@main
+enum FlowServerMain {
+    static func main() async {
+        let command: FlowServerCommand
+        do {
+            let arguments = try EnvironmentArguments.merged(
+                environmentVariables(), with: Array(CommandLine.arguments.dropFirst()))
+            command = try FlowServerCommand.parse(arguments)
+        } catch let error as EnvironmentArguments.Failure {
+            fail("flowserver: \(error)", status: 2)
+        } catch {
+            if FlowServerCommand.exitCode(for: error) == .success {
+                print(FlowServerCommand.fullMessage(for: error))
+                exit(0)
+            }
+            let message = FlowServerCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            fail("flowserver: \(message) (see flowserver --help)", status: 2)
+        }
+
+        let level = command.logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "flowserver")
+
+        let server = HTTPServer(
+            configuration: .init(
+                host: command.host, port: command.port, threads: command.threads, maxBodySize: command.maxBody),
+            responder: PlaceholderSite.router(publicDirectory: command.publicDirectory),
+            logger: Logger(label: "flowserver.http"))
+        do {
+            try server.start()
+        } catch {
+            fail("flowserver: \(error)", status: 1)
+        }
+        let displayHost = command.host.contains(":") ? "[\(command.host)]" : command.host
+        print("listening on http://\(displayHost):\(server.port)")
+        fflush(nil)
+        logger.info("serving", metadata: ["store": "\(command.store)", "threads": "\(command.threads)"])
+
+        let signals = TerminationSignals.watch { number in
+            logger.info("stopping on signal \(number)")
+            server.shutdown()
+        }
+        await server.run()
+        signals.cancel()
+        logger.info("stopped")
+    }
+
+    private static func fail(_ message: String, status: Int32) -> Never {
+        let line = Array((message + "\n").utf8)
+        _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        exit(status)
+    }
+
+    private static func environmentVariables() -> [String: String] {
+        var result: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            pointer += 1
+        }
+        return result
+    }
+}
