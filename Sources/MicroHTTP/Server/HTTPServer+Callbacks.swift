@@ -92,21 +92,31 @@ extension HTTPServer {
             let size = uploadDataSize?.pointee ?? 0
             if size > 0 {
                 uploadDataSize?.pointee = 0
-                guard context.body.count + size <= configuration.maxBodySize else {
-                    context.body = []
-                    return reject(context, bodyTooLarge())
-                }
-                context.body.append(contentsOf: UnsafeRawBufferPointer(start: uploadData, count: size))
-                return MHD_Result.YES
+                return receive(UnsafeRawBufferPointer(start: uploadData, count: size), into: context)
             }
+            if context.discardedBytes > 0 { return reject(context, bodyTooLarge()) }
             return dispatch(context, method: HTTPMethod(rawValue: String(cString: method)))
         case .waiting:
-            guard let response = context.pending.withLock({ $0.take() }) else { return MHD_Result.YES }
+            guard let response = context.takeResponse() else { return MHD_Result.YES }
             return queue(response, for: context)
         case .answered:
             uploadDataSize?.pointee = 0
             return MHD_Result.YES
         }
+    }
+
+    /// Keeps a chunk of the body, or discards it once the body is over the limit: libmicrohttpd
+    /// lets a response be queued only when the upload is complete, so the `413` waits for it.
+    /// A client that goes on sending far past the limit is disconnected.
+    private func receive(_ chunk: UnsafeRawBufferPointer, into context: RequestContext) -> MHD_Result {
+        if context.discardedBytes == 0, context.body.count + chunk.count <= configuration.maxBodySize {
+            context.body.append(contentsOf: chunk)
+            return MHD_Result.YES
+        }
+        context.discardedBytes += context.body.count + chunk.count
+        context.body = []
+        return context.discardedBytes > configuration.maxBodySize + RequestContext.discardLimit
+            ? MHD_Result.NO : MHD_Result.YES
     }
 
     private func dispatch(_ context: RequestContext, method: HTTPMethod) -> MHD_Result {
@@ -120,30 +130,66 @@ extension HTTPServer {
         }
         context.body = []
         context.stage = .waiting
-        let suspended = state.withLock { state in
-            guard !state.refusesWork else { return false }
-            state.suspended[ObjectIdentifier(context)] = context
-            MHD_suspend_connection(context.connection.pointer)
-            return true
-        }
-        guard suspended else {
-            return queue(.text("The server is shutting down", status: .serviceUnavailable), for: context)
-        }
         let responder = self.responder
-        Task {
+        // Runs on this thread until the responder first suspends: a responder that answers
+        // without waiting is answered right here, with no suspension and no thread hop.
+        Task.immediate {
             let response = await responder.respond(to: request)
             self.finish(context, with: response)
         }
-        return MHD_Result.YES
+        if let response = context.takeResponse() { return queue(response, for: context) }
+        return suspendUntilAnswered(context)
     }
 
-    /// Hands `response` to the suspended connection and resumes it; libmicrohttpd then calls
-    /// the access handler again on its own thread, which queues the response. Does nothing
-    /// when the stop already answered the connection.
+    /// Suspends the connection until ``finish(_:with:)`` resumes it, unless the answer arrived
+    /// meanwhile (then it is queued now) or the server is stopping (then `503`).
+    private func suspendUntilAnswered(_ context: RequestContext) -> MHD_Result {
+        enum Outcome { case suspended, answer(Response) }
+        let outcome: Outcome = state.withLock { state in
+            context.handoff.withLock { handoff in
+                switch handoff {
+                case .ready(let response):
+                    handoff = .taken
+                    return .answer(response)
+                case .responderRunning where state.refusesWork:
+                    handoff = .taken
+                    return .answer(.text("The server is shutting down", status: .serviceUnavailable))
+                case .responderRunning:
+                    handoff = .suspended
+                    state.suspended[ObjectIdentifier(context)] = context
+                    MHD_suspend_connection(context.connection.pointer)
+                    return .suspended
+                case .suspended, .taken:
+                    preconditionFailure("a request is suspended once and answered once")
+                }
+            }
+        }
+        switch outcome {
+        case .suspended: return MHD_Result.YES
+        case .answer(let response): return queue(response, for: context)
+        }
+    }
+
+    /// Hands `response` over: to the access handler still on the stack, or to the suspended
+    /// connection, which is resumed (libmicrohttpd then calls the access handler again on its
+    /// own thread, and that call queues the response). Does nothing when the stop already
+    /// answered the connection.
     private func finish(_ context: RequestContext, with response: Response) {
+        let mustResume = context.handoff.withLock { handoff in
+            switch handoff {
+            case .responderRunning:
+                handoff = .ready(response)
+                return false
+            case .suspended:
+                handoff = .ready(response)
+                return true
+            case .ready, .taken:
+                return false
+            }
+        }
+        guard mustResume else { return }
         state.withLock { state in
             guard state.suspended.removeValue(forKey: ObjectIdentifier(context)) != nil else { return }
-            context.pending.withLock { $0 = response }
             MHD_resume_connection(context.connection.pointer)
         }
     }

@@ -31,7 +31,7 @@ extension HTTPServer {
         public init(
             host: String = "127.0.0.1", port: Int = 8080, threads: Int = Configuration.defaultThreads,
             maxBodySize: Int = 1 << 20, connectionTimeout: Int = 30, connectionLimit: Int = 1024,
-            connectionMemoryLimit: Int = 64 << 10, shutdownGracePeriod: Duration = .seconds(10)
+            connectionMemoryLimit: Int = 32 << 10, shutdownGracePeriod: Duration = .seconds(10)
         ) {
             self.host = host
             self.port = port

@@ -160,7 +160,11 @@ public final class HTTPServer: Sendable {
             let contexts = state.suspended.values
             state.suspended = [:]
             for context in contexts {
-                context.pending.withLock { $0 = .text("The server is shutting down", status: .serviceUnavailable) }
+                context.handoff.withLock { handoff in
+                    if case .suspended = handoff {
+                        handoff = .ready(.text("The server is shutting down", status: .serviceUnavailable))
+                    }
+                }
                 MHD_resume_connection(context.connection.pointer)
             }
             return contexts.count

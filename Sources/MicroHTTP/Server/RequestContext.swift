@@ -6,8 +6,8 @@ import Synchronization
 /// and released by the completion callback.
 ///
 /// `@unchecked Sendable` is safe because libmicrohttpd calls back for one connection from one
-/// thread at a time, and every field but `pending` is only touched in those callbacks; the
-/// responder's task hands its answer over through the `Mutex`-guarded `pending`.
+/// thread at a time, and every field but `handoff` is only touched in those callbacks; the
+/// responder's task hands its answer over through the `Mutex`-guarded `handoff`.
 final class RequestContext: @unchecked Sendable {
     enum Stage {
         /// The URI is known; headers are not yet read.
@@ -25,7 +25,32 @@ final class RequestContext: @unchecked Sendable {
     var stage = Stage.started
     var headers = HTTPHeaders()
     var body: [UInt8] = []
-    let pending = Mutex<Response?>(nil)
+    /// Body bytes dropped because the body went over the limit (then `body` stays empty).
+    var discardedBytes = 0
+    /// How far past the body limit a client may go on sending before it is disconnected.
+    static let discardLimit = 16 << 20
+    let handoff = Mutex(Handoff.responderRunning)
+
+    /// Where the responder's answer is, between the responder's task and libmicrohttpd.
+    enum Handoff {
+        /// The responder works and the access handler has not yet suspended the connection.
+        case responderRunning
+        /// The connection is suspended until the responder answers.
+        case suspended
+        /// The answer is ready for the access handler to queue.
+        case ready(Response)
+        /// The answer was queued.
+        case taken
+    }
+
+    /// The responder's answer, if it is ready; marks it taken.
+    func takeResponse() -> Response? {
+        handoff.withLock { handoff in
+            guard case .ready(let response) = handoff else { return nil }
+            handoff = .taken
+            return response
+        }
+    }
 
     init(target: String, connection: ConnectionHandle) {
         self.target = target

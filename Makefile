@@ -1,0 +1,41 @@
+# FlowServer: `make run` starts the demo, `make test` runs every test suite.
+# Both install the system packages they need when missing.
+
+SWIFT ?= swift
+# Debian packages: building and running, then what the test suites add.
+BUILD_PACKAGES := libmicrohttpd-dev pkg-config
+TEST_PACKAGES := $(BUILD_PACKAGES)
+BENCH_PACKAGES := $(BUILD_PACKAGES) wrk
+ARGS ?=
+
+.PHONY: run build test unit-tests docker-check bench clean help
+
+help:
+	@echo "make run     build and start the demo on http://127.0.0.1:8080 (ARGS='--port 9000' to pass flags)"
+	@echo "make test    run every test suite (installs test dependencies when missing)"
+	@echo "make bench   run the benchmarks (figures in Benchmarks/results/latest.md)"
+
+build:
+	@scripts/ensure-packages.sh $(BUILD_PACKAGES)
+	$(SWIFT) build --product flowserver
+
+run: build
+	"$$($(SWIFT) build --show-bin-path)/flowserver" $(ARGS)
+
+test: unit-tests docker-check
+
+unit-tests:
+	@scripts/ensure-packages.sh $(TEST_PACKAGES)
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+docker-check:
+	@scripts/ensure-packages.sh $(BUILD_PACKAGES)
+	scripts/check-docker-runtime.sh
+
+bench:
+	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
+	Benchmarks/run.sh
+
+clean:
+	rm -rf .build .build-* Benchmarks/.build Benchmarks/results

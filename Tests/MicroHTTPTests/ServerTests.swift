@@ -1,0 +1,221 @@
+import Foundation
+import MicroHTTP
+import Testing
+
+/// The small app these tests serve.
+private func testRouter() -> Router {
+    var router = Router()
+    router.add(.get, "/hello") { _, _ in .text("hello") }
+    router.add(.get, "/items/{id}") { _, parameters in .text("item \(parameters["id"] ?? "?")") }
+    router.add(.post, "/echo") { request, _ in
+        Response(
+            status: .ok,
+            headers: ["Content-Type": "application/octet-stream", "X-Body-Length": "\(request.body.count)"],
+            body: request.body)
+    }
+    router.add(.get, "/query") { request, _ in
+        do {
+            return .text(try request.queryItems.map { "\($0.name)=\($0.value)" }.joined(separator: "&"))
+        } catch {
+            return .text("\(error)", status: .badRequest)
+        }
+    }
+    router.add(.get, "/headers") { request, _ in
+        var response = Response.text(
+            "custom=\(request.headers["x-custom"] ?? "none") all=\(request.headers.values(for: "X-Multi").joined(separator: "|")) from=\(request.remoteAddress ?? "?")")
+        response.headers.add("Set-Cookie", SetCookie(name: "a", value: "1").headerValue)
+        response.headers.add("Set-Cookie", SetCookie(name: "b", value: "2", secure: true).headerValue)
+        response.headers["X-Bad"] = "evil\r\nInjected: yes"
+        return response
+    }
+    router.add(.get, "/slow") { _, _ in
+        try? await Task.sleep(for: .milliseconds(20))
+        return .text("slow")
+    }
+    return router
+}
+
+@Suite("HTTP server over libmicrohttpd")
+struct ServerTests {
+    @Test("routes by path and method, with 404, 405 and Allow")
+    func routing() async throws {
+        try await withServer(responder: testRouter()) { server throws in
+            let hello = try await fetch(port: server.port, "/hello")
+            #expect(hello.status == 200)
+            #expect(hello.text == "hello\n")
+            #expect(hello.header("Content-Type") == "text/plain; charset=utf-8")
+
+            let item = try await fetch(port: server.port, "/items/caf%C3%A9")
+            #expect(item.text == "item café\n")
+
+            #expect(try await fetch(port: server.port, "/nowhere").status == 404)
+            #expect(try await fetch(port: server.port, "/items/").status == 404)
+
+            let wrongMethod = try await fetch(port: server.port, "/hello", method: "POST")
+            #expect(wrongMethod.status == 405)
+            #expect(wrongMethod.header("Allow") == "GET, HEAD")
+
+            let unknownMethod = try await fetch(port: server.port, "/echo", method: "BREW")
+            #expect(unknownMethod.status == 405)
+            #expect(unknownMethod.header("Allow") == "POST")
+        }
+    }
+
+    @Test("HEAD answers like GET without a body")
+    func head() async throws {
+        try await withServer(responder: testRouter()) { server throws in
+            let get = try await fetch(port: server.port, "/hello")
+            let head = try await fetch(port: server.port, "/hello", method: "HEAD")
+            #expect(head.status == 200)
+            #expect(head.header("Content-Length") == get.header("Content-Length"))
+            #expect(head.header("Content-Type") == get.header("Content-Type"))
+            #expect(head.body.isEmpty)
+            // The connection stays usable: no stray body bytes were sent after the HEAD answer.
+            let both = try await onThread { () -> [Int] in
+                let connection = try TestConnection(port: server.port)
+                let first = try connection.request("HEAD", "/hello")
+                let second = try connection.request("GET", "/hello")
+                return [first.status, second.status, second.body.count]
+            }
+            #expect(both == [200, 200, 6])
+        }
+    }
+
+    @Test("reads headers case-insensitively and sends several Set-Cookie; refuses header injection")
+    func headers() async throws {
+        try await withServer(responder: testRouter()) { server throws in
+            let response = try await fetch(
+                port: server.port, "/headers",
+                headers: [("X-CUSTOM", "yes"), ("X-Multi", "one"), ("x-multi", "two")])
+            #expect(response.text.hasPrefix("custom=yes all=one|two from=127.0.0.1:"))
+            #expect(response.headers("Set-Cookie") == ["a=1; Path=/; HttpOnly; SameSite=Lax", "b=2; Path=/; HttpOnly; Secure; SameSite=Lax"])
+            #expect(response.header("X-Bad") == nil)
+            #expect(response.header("Injected") == nil)
+        }
+    }
+
+    @Test("keeps connections alive across requests")
+    func keepAlive() async throws {
+        try await withServer(responder: testRouter()) { server throws in
+            let statuses = try await onThread { () -> [Int] in
+                let connection = try TestConnection(port: server.port)
+                return try (0..<20).map { _ in try connection.request("GET", "/hello").status }
+            }
+            #expect(statuses == Array(repeating: 200, count: 20))
+        }
+    }
+
+    @Test("bodies of 0 bytes and exactly the limit are received whole", arguments: [0, 1, 70_000, 1 << 20])
+    func bodies(size: Int) async throws {
+        try await withServer(responder: testRouter()) { server throws in
+            let body = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+            let response = try await fetch(port: server.port, "/echo", method: "POST", body: body)
+            #expect(response.status == 200)
+            #expect(response.header("X-Body-Length") == "\(size)")
+            #expect(response.body == body)
+        }
+    }
+
+    @Test("a declared body over the limit gets 413 and the server lives on")
+    func declaredBodyTooLarge() async throws {
+        try await withServer(responder: testRouter()) { server throws in
+            let response = try await onThread { () -> TestResponse in
+                let connection = try TestConnection(port: server.port)
+                try connection.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: \((1 << 20) + 1)\r\n\r\n")
+                return try connection.readResponse()
+            }
+            #expect(response.status == 413)
+            #expect(response.text.contains("1048576"))
+            #expect(try await fetch(port: server.port, "/hello").status == 200)
+        }
+    }
+
+    @Test("a chunked body that grows over the limit gets 413")
+    func chunkedBodyTooLarge() async throws {
+        var configuration = HTTPServer.Configuration()
+        configuration.maxBodySize = 1000
+        try await withServer(configuration, responder: testRouter()) { server throws in
+            let response = try await onThread { () -> TestResponse in
+                let connection = try TestConnection(port: server.port)
+                let chunk = String(repeating: "x", count: 600)
+                try connection.send(
+                    "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                        + "258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n0\r\n\r\n")
+                return try connection.readResponse()
+            }
+            #expect(response.status == 413)
+            let small = try await fetch(port: server.port, "/echo", method: "POST", body: Array(repeating: 1, count: 1000))
+            #expect(small.status == 200)
+        }
+    }
+
+    @Test(
+        "malformed percent-encoding and invalid UTF-8 get 400",
+        arguments: ["/items/%zz", "/items/%C3%28", "/items/%", "/items/a%2", "/query?x=%E2%82", "/query?x=%gg", "/query?%00=1"])
+    func malformedEncoding(target: String) async throws {
+        try await withServer(responder: testRouter()) { server throws in
+            let response = try await fetch(port: server.port, target)
+            #expect(response.status == 400)
+            #expect(response.text.contains("percent-encoding") || response.text.contains("UTF-8"))
+            #expect(try await fetch(port: server.port, "/hello").status == 200)
+        }
+    }
+
+    @Test("query items are decoded strictly, with + as a space")
+    func query() async throws {
+        try await withServer(responder: testRouter()) { server throws in
+            let response = try await fetch(port: server.port, "/query?name=Ada+Lovelace&x=%C3%A9&&flag")
+            #expect(response.text == "name=Ada Lovelace&x=é&flag=\n")
+        }
+    }
+
+    @Test("200 concurrent requests all succeed")
+    func concurrentRequests() async throws {
+        try await withServer(responder: testRouter()) { server throws in
+            let results = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+                for index in 0..<200 {
+                    group.addTask {
+                        let path = index.isMultiple(of: 2) ? "/slow" : "/items/\(index)"
+                        let response = try await fetch(port: server.port, path)
+                        return (response.status, response.text)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(results.count == 200)
+            #expect(results.allSatisfy { $0.0 == 200 })
+            #expect(results.filter { $0.1 == "slow\n" }.count == 100)
+        }
+    }
+
+    @Test("a slow client is closed by the timeout while others are served")
+    func slowClientTimeout() async throws {
+        var configuration = HTTPServer.Configuration()
+        configuration.connectionTimeout = 1
+        try await withServer(configuration, responder: testRouter()) { server throws in
+            let started = Date()
+            async let slowClosed = onThread { () -> Bool in
+                let connection = try TestConnection(port: server.port)
+                try connection.send("GET /hello HTTP/1.1\r\nHost: x\r\n")  // never finishes its head
+                return connection.waitForClose(seconds: 8)
+            }
+            for _ in 0..<5 {
+                #expect(try await fetch(port: server.port, "/hello").status == 200)
+            }
+            #expect(try await slowClosed)
+            #expect(Date().timeIntervalSince(started) >= 0.9)
+        }
+    }
+
+    @Test("start refuses a port that is taken, with a message that says what to do")
+    func portInUse() async throws {
+        try await withServer(responder: testRouter()) { server throws in
+            let second = HTTPServer(configuration: .init(host: "127.0.0.1", port: server.port), responder: testRouter())
+            #expect {
+                try second.start()
+            } throws: { error in
+                "\(error)".contains("cannot listen on 127.0.0.1:\(server.port)")
+            }
+        }
+    }
+}

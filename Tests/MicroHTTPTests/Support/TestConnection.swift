@@ -1,0 +1,176 @@
+import Foundation
+
+/// A response as read off the wire by ``TestConnection``.
+struct TestResponse: Sendable {
+    var status: Int
+    var headers: [(name: String, value: String)]
+    var body: [UInt8]
+
+    func header(_ name: String) -> String? { headers(name).first }
+    func headers(_ name: String) -> [String] {
+        headers.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
+    }
+    var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+struct TestConnectionError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// A blocking HTTP/1.1 client over a raw socket, so tests can send exactly the bytes they
+/// want (malformed targets, slow or partial requests) and keep a connection alive.
+/// Use it off the Swift concurrency pool (see ``onThread(_:)``): it blocks.
+final class TestConnection {
+    private let socket: Int32
+    private var buffer: [UInt8] = []
+
+    init(port: Int, receiveTimeout: Int = 15) throws {
+        socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw TestConnectionError(description: "socket() failed") }
+        var timeout = timeval(tv_sec: receiveTimeout, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            Foundation.close(socket)
+            throw TestConnectionError(description: "connect to port \(port) failed: errno \(errno)")
+        }
+    }
+
+    deinit { Foundation.close(socket) }
+
+    func send(_ text: String) throws { try send(Array(text.utf8)) }
+
+    func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Foundation.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard written > 0 else { throw TestConnectionError(description: "send failed: errno \(errno)") }
+            offset += written
+        }
+    }
+
+    /// Sends a request with `Content-Length` when there is a body.
+    func request(
+        _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []
+    ) throws -> TestResponse {
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.count)\r\n" }
+        head += "\r\n"
+        try send(Array(head.utf8) + body)
+        return try readResponse(isHead: method == "HEAD")
+    }
+
+    func readResponse(isHead: Bool = false) throws -> TestResponse {
+        let headEnd = try readUntil(Array("\r\n\r\n".utf8))
+        let headText = String(decoding: buffer[..<headEnd], as: UTF8.self)
+        buffer.removeFirst(headEnd + 4)
+        var lines = headText.components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst().split(separator: " ")
+        guard statusLine.count >= 2, let status = Int(statusLine[1]) else {
+            throw TestConnectionError(description: "bad status line in \(headText)")
+        }
+        let headers = lines.compactMap { line -> (name: String, value: String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        var response = TestResponse(status: status, headers: headers, body: [])
+        if isHead || status == 204 || status == 304 || status < 200 { return response }
+        if let length = response.header("Content-Length").flatMap(Int.init) {
+            try fill(length)
+            response.body = Array(buffer[..<length])
+            buffer.removeFirst(length)
+        } else if response.header("Transfer-Encoding")?.lowercased() == "chunked" {
+            response.body = try readChunks()
+        } else {
+            while try receive() > 0 {}
+            response.body = buffer
+            buffer = []
+        }
+        return response
+    }
+
+    /// Whether the peer closed the connection within `seconds` (reads and discards data).
+    func waitForClose(seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            var pollfd = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            if poll(&pollfd, 1, 100) > 0 {
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                let count = recv(socket, &chunk, chunk.count, 0)
+                if count == 0 || (count < 0 && errno != EAGAIN) { return true }
+            }
+        }
+        return false
+    }
+
+    private func readChunks() throws -> [UInt8] {
+        var body: [UInt8] = []
+        while true {
+            let lineEnd = try readUntil(Array("\r\n".utf8))
+            let size = Int(String(decoding: buffer[..<lineEnd], as: UTF8.self), radix: 16) ?? 0
+            buffer.removeFirst(lineEnd + 2)
+            try fill(size + 2)
+            body += buffer[..<size]
+            buffer.removeFirst(size + 2)
+            if size == 0 { return body }
+        }
+    }
+
+    private func readUntil(_ marker: [UInt8]) throws -> Int {
+        var searchFrom = 0
+        while true {
+            if buffer.count >= marker.count {
+                for start in searchFrom...(buffer.count - marker.count) where buffer[start..<start + marker.count].elementsEqual(marker) {
+                    return start
+                }
+                searchFrom = buffer.count - marker.count + 1
+            }
+            guard try receive() > 0 else { throw TestConnectionError(description: "connection closed before the response head") }
+        }
+    }
+
+    private func fill(_ count: Int) throws {
+        while buffer.count < count {
+            guard try receive() > 0 else { throw TestConnectionError(description: "connection closed before the body ended") }
+        }
+    }
+
+    @discardableResult
+    private func receive() throws -> Int {
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        let count = recv(socket, &chunk, chunk.count, 0)
+        guard count >= 0 else { throw TestConnectionError(description: "recv failed: errno \(errno)") }
+        buffer += chunk[..<count]
+        return count
+    }
+}
+
+/// Runs blocking work on a thread of its own, so it never occupies the Swift concurrency
+/// pool that the server's responders need (it has only as many threads as cores).
+func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread {
+            continuation.resume(with: Result { try body() })
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+}
+
+/// One request on a fresh connection, off the concurrency pool.
+func fetch(
+    port: Int, _ target: String, method: String = "GET", headers: [(String, String)] = [], body: [UInt8] = []
+) async throws -> TestResponse {
+    try await onThread {
+        try TestConnection(port: port).request(method, target, headers: headers, body: body)
+    }
+}
