@@ -46,5 +46,6 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
+        .testTarget(name: "FlowServerExecutableTests", dependencies: ["flowserver"]),
     ]
 )

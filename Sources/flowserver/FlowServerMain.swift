@@ -43,6 +43,11 @@ enum FlowServerMain {
                 host: command.host, port: command.port, threads: command.threads, maxBodySize: command.maxBody),
             responder: PlaceholderSite.router(publicDirectory: command.publicDirectory),
             logger: Logger(label: "flowserver.http"))
+        // Watch signals before announcing the address: a SIGTERM right after it must stop us.
+        let signals = TerminationSignals.watch { number in
+            logger.info("stopping on signal \(number)")
+            server.shutdown()
+        }
         do {
             try server.start()
         } catch {
@@ -53,10 +58,6 @@ enum FlowServerMain {
         fflush(nil)
         logger.info("serving", metadata: ["store": "\(command.store)", "threads": "\(command.threads)"])
 
-        let signals = TerminationSignals.watch { number in
-            logger.info("stopping on signal \(number)")
-            server.shutdown()
-        }
         await server.run()
         signals.cancel()
         logger.info("stopped")

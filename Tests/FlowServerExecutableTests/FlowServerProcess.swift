@@ -1,0 +1,94 @@
+import Foundation
+
+/// A `flowserver` process started from the build folder, with its output captured.
+final class FlowServerProcess {
+    let process = Process()
+    private let output = Pipe()
+    private let errors = Pipe()
+
+    /// The built executable, beside the test bundle.
+    static var executable: URL {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("flowserver").path),
+            directory.path != "/" {
+            directory.deleteLastPathComponent()
+        }
+        return directory.appendingPathComponent("flowserver")
+    }
+
+    init(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil) throws {
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        var merged = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FLOWSERVER_") }
+        merged.merge(environment) { $1 }
+        process.environment = merged
+        if let directory { process.currentDirectoryURL = directory }
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
+    /// The first line on standard output (waits for it, up to `seconds`).
+    func firstLine(seconds: Double = 30) -> String? {
+        let handle = output.fileHandleForReading
+        var bytes: [UInt8] = []
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let data = handle.availableData
+            if data.isEmpty { return nil }
+            bytes += data
+            if let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) {
+                return String(decoding: bytes[..<newline], as: UTF8.self)
+            }
+        }
+        return nil
+    }
+
+    /// The port of a `listening on http://HOST:PORT` line.
+    func listeningPort() -> Int? {
+        guard let line = firstLine(), line.hasPrefix("listening on http://"),
+            let colon = line.lastIndex(of: ":") else { return nil }
+        return Int(line[line.index(after: colon)...])
+    }
+
+    /// Waits for exit (up to `seconds`) and returns the status, or `nil` if still running.
+    func waitForExit(seconds: Double = 15) -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    /// Everything written to standard output (after exit).
+    var standardOutput: String {
+        String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    /// Everything written to standard error (after exit).
+    var standardError: String {
+        String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+}
+
+/// A plain GET over a socket, answering the status code (0 when the connection fails).
+func statusOfGet(port: Int, path: String) -> Int {
+    let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { return 0 }
+    let request = Array("GET \(path) HTTP/1.0\r\nHost: x\r\n\r\n".utf8)
+    _ = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
+    var buffer = [UInt8](repeating: 0, count: 1024)
+    let count = recv(socket, &buffer, buffer.count, 0)
+    guard count > 12 else { return 0 }
+    return Int(String(decoding: buffer[9..<12], as: UTF8.self)) ?? 0
+}
