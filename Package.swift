@@ -47,5 +47,6 @@ let package = Package(
         ]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
         .testTarget(name: "FlowServerExecutableTests", dependencies: ["flowserver"]),
+        .testTarget(name: "MustacheTemplatesTests", dependencies: ["MustacheTemplates"]),
     ]
 )

@@ -1,0 +1,115 @@
+import Foundation
+import Synchronization
+
+/// Templates compiled once and rendered in microseconds.
+///
+/// Load a directory at start; every syntax error, unknown partial and endless inclusion is
+/// reported then, with file, line and column. Rendering never fails on syntax.
+///
+/// ```swift
+/// let templates = try TemplateLibrary(directory: "Templates")   // layout.mustache, movies/detail.mustache, …
+/// let html: [UInt8] = try templates.render("movies/detail", model: MoviePage(title: "Alien", year: 1979))
+/// ```
+///
+/// Layouts use template inheritance: `movies/detail.mustache` can be
+/// `{{<layout}}{{$content}}<h1>{{title}}</h1>{{/content}}{{/layout}}`.
+public final class TemplateLibrary: Sendable {
+    /// What to do with a partial or parent tag that names no template.
+    public enum MissingTemplates: Sendable, Equatable {
+        /// Refuse to load (the default: a typo is found at start).
+        case error
+        /// Render nothing in its place (what the Mustache spec describes).
+        case renderNothing
+    }
+
+    /// Loading options.
+    public struct Options: Sendable {
+        /// The extension of template files in a directory.
+        public var fileExtension: String
+        /// Re-read the directory when a file changed (development; off by default).
+        public var reloadOnChange: Bool
+        /// Whether an unknown partial is an error.
+        public var missingTemplates: MissingTemplates
+
+        /// Options; the defaults suit production.
+        public init(fileExtension: String = "mustache", reloadOnChange: Bool = false, missingTemplates: MissingTemplates = .error) {
+            self.fileExtension = fileExtension
+            self.reloadOnChange = reloadOnChange
+            self.missingTemplates = missingTemplates
+        }
+    }
+
+    private struct State {
+        var set: TemplateSet
+        var fingerprint: [String: Fingerprint]
+    }
+
+    private let directory: String?
+    private let options: Options
+    private let state: Mutex<State>
+
+    /// Loads every `*.mustache` file below `directory`; a file's name is its relative path without
+    /// the extension (`movies/detail`).
+    ///
+    /// - Throws: ``TemplateError`` naming the file, line and column of the first problem.
+    public init(directory: String, options: Options = Options()) throws(TemplateError) {
+        self.directory = directory
+        self.options = options
+        let (sources, fingerprint) = try Self.read(directory: directory, fileExtension: options.fileExtension)
+        state = Mutex(State(set: try TemplateSet(sources, missingTemplates: options.missingTemplates), fingerprint: fingerprint))
+    }
+
+    /// Compiles templates given as text, by name.
+    public init(templates: [String: String], options: Options = Options()) throws(TemplateError) {
+        directory = nil
+        self.options = options
+        let sources = templates.sorted { $0.key < $1.key }.map {
+            TemplateSet.Source(name: $0.key, file: $0.key, bytes: Array($0.value.utf8))
+        }
+        state = Mutex(State(set: try TemplateSet(sources, missingTemplates: options.missingTemplates), fingerprint: [:]))
+    }
+
+    /// The names of the loaded templates, sorted.
+    public var names: [String] { state.withLock { $0.set.indexByName.keys.sorted() } }
+
+    /// Whether a template named `name` is loaded.
+    public func contains(_ name: String) -> Bool { state.withLock { $0.set.indexByName[name] != nil } }
+
+    /// Renders template `name` with `context`.
+    ///
+    /// - Throws: ``TemplateError`` when no template has that name, or, with `reloadOnChange`,
+    ///   when a changed file no longer compiles.
+    public func render(_ name: String, context: TemplateValue) throws(TemplateError) -> [UInt8] {
+        let set = try currentSet()
+        guard let index = set.indexByName[name] else {
+            throw TemplateError(file: name, message: "no template named \"\(name)\" (known: \(set.indexByName.keys.sorted().joined(separator: ", ")))")
+        }
+        let template = set.templates[index]
+        var renderer = Renderer(templates: set.templates, context: context, capacity: template.estimatedSize)
+        renderer.render(template.nodes)
+        return renderer.output
+    }
+
+    /// Renders template `name` with an `Encodable` view model (see ``TemplateValueEncoder``).
+    public func render<Model: Encodable>(_ name: String, model: Model) throws(TemplateError) -> [UInt8] {
+        let context: TemplateValue
+        do {
+            context = try TemplateValueEncoder().encode(model)
+        } catch {
+            throw TemplateError(file: name, message: "cannot encode the view model \(Model.self): \(error)")
+        }
+        return try render(name, context: context)
+    }
+
+    private func currentSet() throws(TemplateError) -> TemplateSet {
+        guard options.reloadOnChange, let directory else { return state.withLock { $0.set } }
+        let known = state.withLock { $0.fingerprint }
+        if Self.fingerprint(directory: directory, fileExtension: options.fileExtension) == known {
+            return state.withLock { $0.set }
+        }
+        let (sources, fingerprint) = try Self.read(directory: directory, fileExtension: options.fileExtension)
+        let set = try TemplateSet(sources, missingTemplates: options.missingTemplates)
+        state.withLock { $0 = State(set: set, fingerprint: fingerprint) }
+        return set
+    }
+}

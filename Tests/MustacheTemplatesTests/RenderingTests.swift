@@ -1,0 +1,155 @@
+import Foundation
+import MustacheTemplates
+import Testing
+
+private func render(_ template: String, _ context: TemplateValue, partials: [String: String] = [:]) throws -> String {
+    var templates = partials
+    templates["main"] = template
+    return String(decoding: try TemplateLibrary(templates: templates).render("main", context: context), as: UTF8.self)
+}
+
+@Suite("Rendering")
+struct RenderingTests {
+    @Test("escapes <>&\"' in {{x}}, never in {{{x}}} or {{&x}}")
+    func escaping() throws {
+        let evil: TemplateValue = ["x": "<a href=\"x\" title='y'>&amp;</a>"]
+        #expect(try render("{{x}}", evil) == "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;")
+        #expect(try render("{{{x}}}", evil) == "<a href=\"x\" title='y'>&amp;</a>")
+        #expect(try render("{{&x}}", evil) == "<a href=\"x\" title='y'>&amp;</a>")
+        #expect(try render("{{x}}", ["x": "plain text, no escapes"]) == "plain text, no escapes")
+        #expect(try render("{{x}}", ["x": "é<ü>"]) == "é&lt;ü&gt;")
+    }
+
+    @Test("a layout through inheritance, as pages use it")
+    func layout() throws {
+        let layout = """
+            <html><head><title>{{$title}}FlowServer{{/title}}</title></head>
+            <body>
+              {{$content}}
+              {{/content}}
+            </body></html>
+
+            """
+        let page = """
+            {{<layout}}
+            {{$title}}{{movie.title}} · Movies{{/title}}
+            {{$content}}
+            <h1>{{movie.title}}</h1>
+            <ul>
+              {{#movie.cast}}
+              <li>{{name}}</li>
+              {{/movie.cast}}
+            </ul>
+            {{/content}}
+            {{/layout}}
+            """
+        let context: TemplateValue = ["movie": ["title": "Alien", "cast": [["name": "Sigourney Weaver"], ["name": "Tom Skerritt"]]]]
+        #expect(try render(page, context, partials: ["layout": layout]) == """
+            <html><head><title>Alien · Movies</title></head>
+            <body>
+              <h1>Alien</h1>
+              <ul>
+                <li>Sigourney Weaver</li>
+                <li>Tom Skerritt</li>
+              </ul>
+            </body></html>
+
+            """)
+    }
+
+    @Test("numbers, booleans and null interpolate as expected")
+    func scalars() throws {
+        #expect(try render("{{a}} {{b}} {{c}} {{d}} [{{e}}]", ["a": 42, "b": 1.5, "c": true, "d": 3.0, "e": nil]) == "42 1.5 true 3 []")
+    }
+
+    @Test("data-driven recursion deeper than the limit stops instead of crashing")
+    func deepRecursion() throws {
+        var value: TemplateValue = ["name": "leaf"]
+        for depth in 0..<500 { value = ["name": .string("n\(depth)"), "child": value] }
+        let output = try render("{{>node}}", value, partials: ["node": "{{#child}}{{>node}}{{/child}}."])
+        #expect(output.count == 100)
+    }
+}
+
+@Suite("View models through TemplateValueEncoder")
+struct EncoderTests {
+    struct Cast: Encodable { var name: String; var character: String? }
+    struct MoviePage: Encodable {
+        var title: String
+        var year: Int
+        var rating: Double
+        var watched: Bool
+        var tagline: String?
+        var cast: [Cast]
+        var tags: [String]
+        var ids: [Int: String]
+    }
+
+    @Test("encodes nested structs, arrays, optionals and scalars")
+    func encodes() throws {
+        let page = MoviePage(
+            title: "Alien", year: 1979, rating: 8.5, watched: true, tagline: nil,
+            cast: [Cast(name: "Sigourney Weaver", character: "Ripley"), Cast(name: "Ian Holm", character: nil)],
+            tags: ["sci-fi", "horror"], ids: [1: "one"])
+        let value = try TemplateValueEncoder().encode(page)
+        #expect(value["title"] == "Alien")
+        #expect(value["year"] == 1979)
+        #expect(value["rating"] == 8.5)
+        #expect(value["watched"] == true)
+        #expect(value["tagline"] == .null)
+        #expect(value["tags"] == ["sci-fi", "horror"])
+        #expect(value["cast"] == [["name": "Sigourney Weaver", "character": "Ripley"], ["name": "Ian Holm", "character": nil]])
+    }
+
+    @Test("a nil field renders empty instead of reaching an outer value of the same name")
+    func nilDoesNotLeak() throws {
+        let page = MoviePage(
+            title: "Alien", year: 1979, rating: 8.5, watched: false, tagline: "In space no one can hear you scream.",
+            cast: [Cast(name: "Ian Holm", character: nil)], tags: [], ids: [:])
+        let library = try TemplateLibrary(templates: [
+            "page": "{{#cast}}{{name}}{{#character}} as {{character}}{{/character}};{{/cast}} {{^watched}}unwatched{{/watched}}",
+        ])
+        struct Outer: Encodable { var character = "OUTER"; var page: MoviePage }
+        let html = try library.render("page", model: page)
+        #expect(String(decoding: html, as: UTF8.self) == "Ian Holm; unwatched")
+        let value = try TemplateValueEncoder().encode(Outer(page: page))
+        let nested = try TemplateLibrary(templates: ["p": "{{#page}}{{#cast}}[{{character}}]{{/cast}}{{/page}}"])
+        #expect(String(decoding: try nested.render("p", context: value), as: UTF8.self) == "[]")
+    }
+}
+
+@Suite("Template directories")
+struct DirectoryTests {
+    private func makeDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("templates-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("movies"), withIntermediateDirectories: true)
+        try "<main>{{$content}}{{/content}}</main>".write(to: directory.appendingPathComponent("layout.mustache"), atomically: true, encoding: .utf8)
+        try "{{<layout}}{{$content}}<h1>{{title}}</h1>{{/content}}{{/layout}}"
+            .write(to: directory.appendingPathComponent("movies/detail.mustache"), atomically: true, encoding: .utf8)
+        try "not a template".write(to: directory.appendingPathComponent("README.txt"), atomically: true, encoding: .utf8)
+        return directory
+    }
+
+    @Test("names templates by relative path and renders them")
+    func loads() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let library = try TemplateLibrary(directory: directory.path)
+        #expect(library.names == ["layout", "movies/detail"])
+        #expect(String(decoding: try library.render("movies/detail", context: ["title": "Alien"]), as: UTF8.self) == "<main><h1>Alien</h1></main>")
+    }
+
+    @Test("re-reads changed files only when asked to")
+    func reload() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fixed = try TemplateLibrary(directory: directory.path)
+        let live = try TemplateLibrary(directory: directory.path, options: .init(reloadOnChange: true))
+        try "<main class=\"new\">{{$content}}{{/content}}</main>!".write(
+            to: directory.appendingPathComponent("layout.mustache"), atomically: true, encoding: .utf8)
+        #expect(String(decoding: try fixed.render("movies/detail", context: ["title": "A"]), as: UTF8.self) == "<main><h1>A</h1></main>")
+        #expect(String(decoding: try live.render("movies/detail", context: ["title": "A"]), as: UTF8.self) == "<main class=\"new\"><h1>A</h1></main>!")
+        try "{{#broken}}".write(to: directory.appendingPathComponent("layout.mustache"), atomically: true, encoding: .utf8)
+        #expect(throws: TemplateError.self) { try live.render("movies/detail", context: [:]) }
+    }
+}
