@@ -8,11 +8,20 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "FlowServer", path: ".."),
+        // The benchmark peer only: never a dependency of the FlowServer package itself.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
     ],
     targets: [
         .executableTarget(
             name: "MicroHTTPFixedPage",
             dependencies: [.product(name: "MicroHTTP", package: "FlowServer")]
+        ),
+        .executableTarget(
+            name: "TemplateBench",
+            dependencies: [
+                .product(name: "MustacheTemplates", package: "FlowServer"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
         ),
     ]
 )

@@ -20,6 +20,7 @@ fi
 echo "building the C limit program and the Swift benchmarks (release)"
 cc -O2 -Wall -o .build-bench-bin/fixed-page-c limit/fixed_page.c $(pkg-config --cflags --libs libmicrohttpd)
 swift build -c release --product MicroHTTPFixedPage >/dev/null
+swift build -c release --product TemplateBench >/dev/null
 bin=$(swift build -c release --show-bin-path)
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
@@ -54,7 +55,7 @@ for round in $(seq "$ROUNDS"); do
     echo "round $round: MicroHTTP (Swift) $rps req/s (p50 $p50, p99 $p99)"
 done
 
-python3 - "$results/latest.md" "${c_rps[*]}" "${swift_rps[*]}" "${c_lat[*]}" "${swift_lat[*]}" "$CONNECTIONS" "$DURATION" <<'PY'
+python3 - "$results/http.md" "${c_rps[*]}" "${swift_rps[*]}" "${c_lat[*]}" "${swift_lat[*]}" "$CONNECTIONS" "$DURATION" <<'PY'
 import statistics, sys
 out, c, s, cl, sl, conns, duration = sys.argv[1:]
 c = [float(x) for x in c.split()]; s = [float(x) for x in s.split()]
@@ -74,3 +75,13 @@ lines = [
 open(out, "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))
 PY
+
+echo
+if [ -d ../../shared/notes/bench-page ]; then
+    "$bin/TemplateBench" ../../shared/notes/bench-page | tee "$results/templates.md"
+else
+    echo "shared/notes/bench-page is missing: template benchmark skipped" | tee "$results/templates.md"
+fi
+cat "$results/http.md" <(echo) "$results/templates.md" > "$results/latest.md"
+echo
+echo "written to Benchmarks/results/latest.md"

@@ -72,7 +72,7 @@ struct JSONValue: Decodable {
         } else if let list = try? container.decode([JSONValue].self) {
             value = .list(list.map(\.value))
         } else {
-            value = .object(try container.decode([String: JSONValue].self).mapValues(\.value))
+            value = .object(TemplateObject(try container.decode([String: JSONValue].self).mapValues(\.value)))
         }
     }
 }

@@ -85,9 +85,7 @@ public final class TemplateLibrary: Sendable {
             throw TemplateError(file: name, message: "no template named \"\(name)\" (known: \(set.indexByName.keys.sorted().joined(separator: ", ")))")
         }
         let template = set.templates[index]
-        var renderer = Renderer(templates: set.templates, context: context, capacity: template.estimatedSize)
-        renderer.render(template.nodes)
-        return renderer.output
+        return Renderer.render(set.program, template: index, context: context, capacity: template.estimatedSize)
     }
 
     /// Renders template `name` with an `Encodable` view model (see ``TemplateValueEncoder``).

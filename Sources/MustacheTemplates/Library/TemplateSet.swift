@@ -10,6 +10,7 @@ struct TemplateSet: Sendable {
 
     let templates: [CompiledTemplate]
     let indexByName: [String: Int]
+    let program: Program
 
     /// Compiles and links `sources`.
     ///
@@ -32,9 +33,10 @@ struct TemplateSet: Sendable {
             let linker = Linker(indexByName: indexByName, source: source, missingTemplates: missingTemplates)
             templates.append(CompiledTemplate(name: source.name, file: source.file, nodes: try linker.link(nodes)))
         }
+        try CycleCheck(templates: templates, sources: sources).run()
         self.templates = templates
         self.indexByName = indexByName
-        try CycleCheck(templates: templates, sources: sources).run()
+        program = Program(templates.map(\.nodes))
     }
 
     /// The offset of the first byte that is not part of a valid UTF-8 sequence.

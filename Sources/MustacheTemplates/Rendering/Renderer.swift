@@ -1,107 +1,152 @@
-/// Renders compiled nodes into one growing byte buffer.
+/// Runs a ``Program`` into one growing byte buffer.
+///
+/// The hot tables are read through buffer pointers that ``render(_:template:context:capacity:)``
+/// holds open for the whole render, so the loop retains nothing.
 struct Renderer {
     /// Expansions of partials and parents deeper than this render nothing: data-driven
     /// recursion stops there instead of exhausting the stack.
     static let maximumDepth = 100
 
-    let templates: [CompiledTemplate]
-    var output: [UInt8] = []
-    var stack: [TemplateValue]
-    var indentation: [UInt8] = []
-    var overrides: [String: [Node]] = [:]
-    var depth = 0
-
-    init(templates: [CompiledTemplate], context: TemplateValue, capacity: Int) {
-        self.templates = templates
-        self.stack = [context]
-        output.reserveCapacity(capacity)
-    }
-
-    mutating func render(_ nodes: [Node]) {
-        for node in nodes {
-            switch node {
-            case .text(let bytes, _):
-                if indentation.isEmpty { output.append(contentsOf: bytes) } else { appendIndented(bytes) }
-            case .variable(let path, let escaped):
-                guard let value = lookUp(path) else { continue }
-                interpolate(value, escaped: escaped)
-            case .section(let path, let nodes, let inverted):
-                let value = lookUp(path) ?? .null
-                if inverted {
-                    if !value.isTruthy { render(nodes) }
-                } else {
-                    renderSection(nodes, for: value)
-                }
-            case .partial(let reference, let indentation):
-                expand(reference, indentation: indentation, overrides: nil)
-            case .parent(let reference, let indentation, let overrides):
-                expand(reference, indentation: indentation, overrides: overrides)
-            case .block(let name, let defaults, let indentation):
-                let nodes = overrides[name] ?? defaults
-                if let indentation, !indentation.isEmpty {
-                    let saved = self.indentation
-                    self.indentation += indentation
-                    render(nodes)
-                    self.indentation = saved
-                } else {
-                    render(nodes)
+    /// Renders template number `template` of `program` with `context`.
+    static func render(_ program: Program, template: Int, context: TemplateValue, capacity: Int) -> [UInt8] {
+        program.instructions.withUnsafeBufferPointer { instructions in
+            program.bytes.withUnsafeBufferPointer { bytes in
+                program.paths.withUnsafeBufferPointer { paths in
+                    var renderer = Renderer(
+                        program: program, instructions: instructions, bytes: bytes, paths: paths,
+                        context: context, capacity: capacity)
+                    renderer.render(template: template)
+                    return renderer.output
                 }
             }
         }
     }
 
-    private mutating func renderSection(_ nodes: [Node], for value: TemplateValue) {
+    let program: Program
+    let instructions: UnsafeBufferPointer<Program.Instruction>
+    let bytes: UnsafeBufferPointer<UInt8>
+    let paths: UnsafeBufferPointer<KeyPath>
+    var output: [UInt8] = []
+    var stack: [TemplateValue]
+    var indentation: [UInt8] = []
+    /// Block overrides in force, innermost parent last; the first match from the front wins
+    /// (the outermost template's overrides take precedence).
+    var overrides: [Program.Override] = []
+    var depth = 0
+
+    private init(
+        program: Program, instructions: UnsafeBufferPointer<Program.Instruction>, bytes: UnsafeBufferPointer<UInt8>,
+        paths: UnsafeBufferPointer<KeyPath>, context: TemplateValue, capacity: Int
+    ) {
+        self.program = program
+        self.instructions = instructions
+        self.bytes = bytes
+        self.paths = paths
+        self.stack = [context]
+        stack.reserveCapacity(8)
+        output.reserveCapacity(capacity)
+    }
+
+    private mutating func render(template: Int) {
+        let range = program.templates[template]
+        run(from: Int(range.lowerBound), to: Int(range.upperBound))
+    }
+
+    private mutating func run(from start: Int, to end: Int) {
+        var pc = start
+        while pc < end {
+            switch instructions[pc] {
+            case .text(let offset, let count):
+                appendStatic(Int(offset), Int(count))
+                pc += 1
+            case .variable(let path, let escaped):
+                if let value = lookUp(Int(path)) { interpolate(value, escaped: escaped) }
+                pc += 1
+            case .section(let path, let bodyEnd, let inverted):
+                let value = lookUp(Int(path)) ?? .null
+                if inverted {
+                    if !value.isTruthy { run(from: pc + 1, to: Int(bodyEnd)) }
+                } else {
+                    section(value, from: pc + 1, to: Int(bodyEnd))
+                }
+                pc = Int(bodyEnd)
+            case .partial(let template, let indentation):
+                expand(Int(template), indentation: Int(indentation), overrides: -1)
+                pc += 1
+            case .parent(let template, let indentation, let overrides, let bodyEnd):
+                expand(Int(template), indentation: Int(indentation), overrides: Int(overrides))
+                pc = Int(bodyEnd)
+            case .block(let name, let bodyEnd, let indentation):
+                var bodyStart = pc + 1
+                var bodyStop = Int(bodyEnd)
+                if let found = overrides.first(where: { $0.name == name }) {
+                    bodyStart = Int(found.start)
+                    bodyStop = Int(found.end)
+                }
+                if indentation > 0 {
+                    let saved = self.indentation.count
+                    self.indentation += program.indentations[Int(indentation)]
+                    run(from: bodyStart, to: bodyStop)
+                    self.indentation.removeSubrange(saved...)
+                } else {
+                    run(from: bodyStart, to: bodyStop)
+                }
+                pc = Int(bodyEnd)
+            }
+        }
+    }
+
+    private mutating func section(_ value: TemplateValue, from start: Int, to end: Int) {
         switch value {
         case .null, .bool(false):
             return
         case .list(let items):
             for item in items {
                 stack.append(item)
-                render(nodes)
+                run(from: start, to: end)
                 stack.removeLast()
             }
         default:
             stack.append(value)
-            render(nodes)
+            run(from: start, to: end)
             stack.removeLast()
         }
     }
 
-    /// Renders a partial (`overrides == nil`) or a parent: the template's nodes with its
-    /// indentation added and, for a parent, its block overrides merged under the ones already in
-    /// force (the outermost template's overrides win).
-    private mutating func expand(_ reference: TemplateReference, indentation: [UInt8], overrides local: [String: [Node]]?) {
-        guard let index = reference.index, depth < Self.maximumDepth else { return }
-        let savedIndentation = self.indentation
-        let savedOverrides = overrides
-        self.indentation += indentation
-        if let local, !local.isEmpty {
-            overrides.merge(local) { current, _ in current }
-        }
+    /// Renders a partial (`overrides == -1`) or a parent: the template with its indentation added
+    /// and, for a parent, its overrides placed after the ones already in force.
+    private mutating func expand(_ template: Int, indentation: Int, overrides set: Int) {
+        guard template >= 0, depth < Self.maximumDepth else { return }
+        let savedIndentation = self.indentation.count
+        let savedOverrides = overrides.count
+        if indentation > 0 { self.indentation += program.indentations[indentation] }
+        if set >= 0 { overrides += program.overrideSets[set] }
         depth += 1
-        render(templates[index].nodes)
+        render(template: template)
         depth -= 1
-        self.indentation = savedIndentation
-        overrides = savedOverrides
+        self.indentation.removeSubrange(savedIndentation...)
+        overrides.removeSubrange(savedOverrides...)
     }
 
-    /// The value of `path`: its first name is searched from the innermost context outwards,
+    /// The value of a path: its first name is searched from the innermost context outwards,
     /// the rest inside what was found.
-    private func lookUp(_ path: KeyPath) -> TemplateValue? {
-        switch path {
+    private func lookUp(_ path: Int) -> TemplateValue? {
+        switch paths[path] {
         case .implicit:
             return stack.last
         case .names(let first, let rest):
             var found: TemplateValue?
-            for frame in stack.reversed() {
-                if case .object(let fields) = frame, let value = fields[first] {
+            var index = stack.count - 1
+            while index >= 0 {
+                if case .object(let object) = stack[index], let value = object[first] {
                     found = value
                     break
                 }
+                index -= 1
             }
             guard var value = found else { return nil }
             for name in rest {
-                guard case .object(let fields) = value, let next = fields[name] else { return nil }
+                guard case .object(let object) = value, let next = object[name] else { return nil }
                 value = next
             }
             return value
@@ -122,19 +167,41 @@ struct Renderer {
             }
         case .int(let number):
             beginLine()
-            output.append(contentsOf: String(number).utf8)
+            appendDecimal(number)
         case .double(let number):
             beginLine()
-            output.append(contentsOf: Self.format(number).utf8)
+            if number.rounded() == number, abs(number) < 1e15 {
+                appendDecimal(Int(number))
+            } else {
+                output.append(contentsOf: String(number).utf8)
+            }
         case .bool(let flag):
             beginLine()
             output.append(contentsOf: (flag ? "true" : "false").utf8)
         }
     }
 
-    private static func format(_ number: Double) -> String {
-        if number.rounded() == number, abs(number) < 1e15 { return String(Int(number)) }
-        return String(number)
+    private mutating func appendDecimal(_ number: Int) {
+        guard number >= 0 else {
+            output.append(contentsOf: String(number).utf8)
+            return
+        }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 digits, on the stack
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var value = number
+            var position = buffer.count
+            repeat {
+                position -= 1
+                buffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
+            } while value > 0
+            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[position...]))
+        }
+    }
+
+    private mutating func appendStatic(_ start: Int, _ count: Int) {
+        let run = UnsafeBufferPointer(rebasing: bytes[start..<start + count])
+        if indentation.isEmpty { output.append(contentsOf: run) } else { appendIndented(run) }
     }
 
     /// Writes the indentation when output is at the start of a line.
@@ -145,13 +212,15 @@ struct Renderer {
     }
 
     /// Writes `bytes`, indenting each line that has content (blank lines stay empty).
-    private mutating func appendIndented(_ bytes: [UInt8]) {
+    private mutating func appendIndented(_ bytes: UnsafeBufferPointer<UInt8>) {
         var start = 0
         while start < bytes.count {
-            let end = (bytes[start...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 }) ?? bytes.count
+            var end = start
+            while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
+            if end < bytes.count { end += 1 }
             let lineIsBlank = bytes[start] == UInt8(ascii: "\n") || (bytes[start] == UInt8(ascii: "\r") && end - start == 2)
             if !lineIsBlank { beginLine() }
-            output.append(contentsOf: bytes[start..<end])
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
             start = end
         }
     }

@@ -23,7 +23,7 @@ public enum TemplateValue: Sendable, Hashable {
     /// A list: a section repeats for each element.
     case list([TemplateValue])
     /// Named values: a section pushes it on the context stack.
-    case object([String: TemplateValue])
+    case object(TemplateObject)
 
     /// Whether a section renders for this value (not `null`, `false` or an empty list).
     public var isTruthy: Bool {
@@ -36,7 +36,7 @@ public enum TemplateValue: Sendable, Hashable {
 
     /// The value of `key` when this is an object.
     public subscript(key: String) -> TemplateValue? {
-        if case .object(let fields) = self { return fields[key] }
+        if case .object(let object) = self { return object[key] }
         return nil
     }
 }
@@ -50,7 +50,9 @@ extension TemplateValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     public init(arrayLiteral elements: TemplateValue...) { self = .list(elements) }
     public init(dictionaryLiteral elements: (String, TemplateValue)...) {
-        self = .object(Dictionary(elements, uniquingKeysWith: { $1 }))
+        var object = TemplateObject(capacity: elements.count)
+        for (key, value) in elements { object[key] = value }
+        self = .object(object)
     }
     public init(nilLiteral: ()) { self = .null }
 }

@@ -15,218 +15,232 @@ public struct TemplateValueEncoder: Sendable {
 
     /// The template value of `model`.
     public func encode<Model: Encodable>(_ model: Model) throws -> TemplateValue {
-        let encoder = ValueEncoder(codingPath: [])
-        try model.encode(to: encoder)
-        return encoder.slot.resolved
+        try ValueEncoder.value(of: model, parent: nil, key: nil)
     }
 }
 
-/// Where an encoded value goes: filled once, possibly with a container still being written.
-final class Slot {
+/// Encodes one value. Containers write into it; ``resolved`` reads the result once encoding
+/// returned. A class, because the `Encoder` protocol hands out containers that write back.
+final class ValueEncoder: Encoder {
     enum Content {
         case empty
         case value(TemplateValue)
-        case object(ObjectBuffer)
-        case list(ListBuffer)
+        case object(TemplateObject, pending: [(String, ValueEncoder)])
+        case list([TemplateValue], pending: [(Int, ValueEncoder)])
     }
-    var content = Content.empty
 
+    var content = Content.empty
+    private let parent: ValueEncoder?
+    private let key: (any CodingKey)?
+
+    init(parent: ValueEncoder?, key: (any CodingKey)?) {
+        self.parent = parent
+        self.key = key
+    }
+
+    static func value<T: Encodable>(of model: T, parent: ValueEncoder?, key: (any CodingKey)?) throws -> TemplateValue {
+        let encoder = ValueEncoder(parent: parent, key: key)
+        try model.encode(to: encoder)
+        return encoder.resolved
+    }
+
+    /// The encoded value; nested containers handed out earlier are read now.
     var resolved: TemplateValue {
         switch content {
-        case .empty: .null
-        case .value(let value): value
-        case .object(let buffer): buffer.resolved
-        case .list(let buffer): buffer.resolved
+        case .empty: return .null
+        case .value(let value): return value
+        case .object(var object, let pending):
+            for (key, encoder) in pending { object[key] = encoder.resolved }
+            return .object(object)
+        case .list(var items, let pending):
+            for (index, encoder) in pending { items[index] = encoder.resolved }
+            return .list(items)
         }
     }
-}
 
-final class ObjectBuffer {
-    var values: [String: TemplateValue] = [:]
-    var pending: [String: Slot] = [:]
-
-    var resolved: TemplateValue {
-        var result = values
-        for (key, slot) in pending { result[key] = slot.resolved }
-        return .object(result)
+    var codingPath: [any CodingKey] {
+        var path: [any CodingKey] = []
+        var current: ValueEncoder? = self
+        while let encoder = current {
+            if let key = encoder.key { path.append(key) }
+            current = encoder.parent
+        }
+        return path.reversed()
     }
-}
 
-final class ListBuffer {
-    var items: [Slot] = []
-    var resolved: TemplateValue { .list(items.map(\.resolved)) }
-}
-
-struct ValueEncoder: Encoder {
-    let codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
-    let slot: Slot
-
-    init(codingPath: [any CodingKey], slot: Slot = Slot()) {
-        self.codingPath = codingPath
-        self.slot = slot
-    }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        let buffer: ObjectBuffer
-        if case .object(let existing) = slot.content {
-            buffer = existing
-        } else {
-            buffer = ObjectBuffer()
-            slot.content = .object(buffer)
-        }
-        return KeyedEncodingContainer(KeyedValueContainer<Key>(codingPath: codingPath, buffer: buffer))
+        if case .object = content {} else { content = .object(TemplateObject(capacity: 8), pending: []) }
+        return KeyedEncodingContainer(KeyedValueContainer<Key>(encoder: self))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        let buffer: ListBuffer
-        if case .list(let existing) = slot.content {
-            buffer = existing
-        } else {
-            buffer = ListBuffer()
-            slot.content = .list(buffer)
-        }
-        return UnkeyedValueContainer(codingPath: codingPath, buffer: buffer)
+        if case .list = content {} else { content = .list([], pending: []) }
+        return UnkeyedValueContainer(encoder: self)
     }
 
-    func singleValueContainer() -> any SingleValueEncodingContainer {
-        SingleValueContainer(codingPath: codingPath, slot: slot)
+    func singleValueContainer() -> any SingleValueEncodingContainer { SingleValueContainer(encoder: self) }
+
+    func set(_ key: String, _ value: TemplateValue) {
+        guard case .object(var object, let pending) = content else { return }
+        content = .empty  // keep the object uniquely referenced while it grows
+        object.append(key, value)
+        content = .object(object, pending: pending)
+    }
+
+    func setLater(_ key: String, _ encoder: ValueEncoder) {
+        guard case .object(let object, var pending) = content else { return }
+        pending.append((key, encoder))
+        content = .object(object, pending: pending)
+    }
+
+    func append(_ value: TemplateValue) {
+        guard case .list(var items, let pending) = content else { return }
+        content = .empty
+        items.append(value)
+        content = .list(items, pending: pending)
+    }
+
+    func appendDeferred(_ encoder: ValueEncoder) {
+        guard case .list(var items, var pending) = content else { return }
+        pending.append((items.count, encoder))
+        items.append(.null)
+        content = .list(items, pending: pending)
+    }
+
+    var itemCount: Int {
+        if case .list(let items, _) = content { return items.count }
+        return 0
     }
 }
 
 struct KeyedValueContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let codingPath: [any CodingKey]
-    let buffer: ObjectBuffer
+    let encoder: ValueEncoder
+    var codingPath: [any CodingKey] { encoder.codingPath }
 
-    mutating func encodeNil(forKey key: Key) { buffer.values[key.stringValue] = .null }
-    mutating func encode(_ value: Bool, forKey key: Key) { buffer.values[key.stringValue] = .bool(value) }
-    mutating func encode(_ value: String, forKey key: Key) { buffer.values[key.stringValue] = .string(value) }
-    mutating func encode(_ value: Double, forKey key: Key) { buffer.values[key.stringValue] = .double(value) }
-    mutating func encode(_ value: Float, forKey key: Key) { buffer.values[key.stringValue] = .double(Double(value)) }
-    mutating func encode(_ value: Int, forKey key: Key) { buffer.values[key.stringValue] = .int(value) }
-    mutating func encode(_ value: Int8, forKey key: Key) { buffer.values[key.stringValue] = .int(Int(value)) }
-    mutating func encode(_ value: Int16, forKey key: Key) { buffer.values[key.stringValue] = .int(Int(value)) }
-    mutating func encode(_ value: Int32, forKey key: Key) { buffer.values[key.stringValue] = .int(Int(value)) }
-    mutating func encode(_ value: Int64, forKey key: Key) { buffer.values[key.stringValue] = .int(Int(value)) }
-    mutating func encode(_ value: UInt, forKey key: Key) { buffer.values[key.stringValue] = .int(Int(truncatingIfNeeded: value)) }
-    mutating func encode(_ value: UInt8, forKey key: Key) { buffer.values[key.stringValue] = .int(Int(value)) }
-    mutating func encode(_ value: UInt16, forKey key: Key) { buffer.values[key.stringValue] = .int(Int(value)) }
-    mutating func encode(_ value: UInt32, forKey key: Key) { buffer.values[key.stringValue] = .int(Int(value)) }
-    mutating func encode(_ value: UInt64, forKey key: Key) { buffer.values[key.stringValue] = .int(Int(truncatingIfNeeded: value)) }
+    mutating func encodeNil(forKey key: Key) { encoder.set(key.stringValue, .null) }
+    mutating func encode(_ value: Bool, forKey key: Key) { encoder.set(key.stringValue, .bool(value)) }
+    mutating func encode(_ value: String, forKey key: Key) { encoder.set(key.stringValue, .string(value)) }
+    mutating func encode(_ value: Double, forKey key: Key) { encoder.set(key.stringValue, .double(value)) }
+    mutating func encode(_ value: Float, forKey key: Key) { encoder.set(key.stringValue, .double(Double(value))) }
+    mutating func encode(_ value: Int, forKey key: Key) { encoder.set(key.stringValue, .int(value)) }
+    mutating func encode(_ value: Int8, forKey key: Key) { encoder.set(key.stringValue, .int(Int(value))) }
+    mutating func encode(_ value: Int16, forKey key: Key) { encoder.set(key.stringValue, .int(Int(value))) }
+    mutating func encode(_ value: Int32, forKey key: Key) { encoder.set(key.stringValue, .int(Int(value))) }
+    mutating func encode(_ value: Int64, forKey key: Key) { encoder.set(key.stringValue, .int(Int(value))) }
+    mutating func encode(_ value: UInt, forKey key: Key) { encoder.set(key.stringValue, .int(Int(truncatingIfNeeded: value))) }
+    mutating func encode(_ value: UInt8, forKey key: Key) { encoder.set(key.stringValue, .int(Int(value))) }
+    mutating func encode(_ value: UInt16, forKey key: Key) { encoder.set(key.stringValue, .int(Int(value))) }
+    mutating func encode(_ value: UInt32, forKey key: Key) { encoder.set(key.stringValue, .int(Int(value))) }
+    mutating func encode(_ value: UInt64, forKey key: Key) { encoder.set(key.stringValue, .int(Int(truncatingIfNeeded: value))) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        let slot = Slot()
-        try value.encode(to: ValueEncoder(codingPath: codingPath + [key], slot: slot))
-        if case .value(let plain) = slot.content {
-            buffer.values[key.stringValue] = plain
-        } else {
-            buffer.pending[key.stringValue] = slot
-        }
+        encoder.set(key.stringValue, try ValueEncoder.value(of: value, parent: encoder, key: key))
     }
 
     // `nil` optionals become explicit nulls (see TemplateValueEncoder).
     mutating func encodeIfPresent(_ value: String?, forKey key: Key) {
-        buffer.values[key.stringValue] = value.map { .string($0) } ?? .null
+        encoder.set(key.stringValue, value.map { .string($0) } ?? .null)
     }
     mutating func encodeIfPresent(_ value: Int?, forKey key: Key) {
-        buffer.values[key.stringValue] = value.map { .int($0) } ?? .null
+        encoder.set(key.stringValue, value.map { .int($0) } ?? .null)
     }
     mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) {
-        buffer.values[key.stringValue] = value.map { .bool($0) } ?? .null
+        encoder.set(key.stringValue, value.map { .bool($0) } ?? .null)
     }
     mutating func encodeIfPresent(_ value: Double?, forKey key: Key) {
-        buffer.values[key.stringValue] = value.map { .double($0) } ?? .null
+        encoder.set(key.stringValue, value.map { .double($0) } ?? .null)
     }
     mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
-        if let value { try encode(value, forKey: key) } else { buffer.values[key.stringValue] = .null }
+        if let value { try encode(value, forKey: key) } else { encoder.set(key.stringValue, .null) }
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(
-        keyedBy keyType: NestedKey.Type, forKey key: Key
-    ) -> KeyedEncodingContainer<NestedKey> {
-        let slot = Slot()
-        buffer.pending[key.stringValue] = slot
-        return ValueEncoder(codingPath: codingPath + [key], slot: slot).container(keyedBy: keyType)
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        let nested = ValueEncoder(parent: encoder, key: key)
+        encoder.setLater(key.stringValue, nested)
+        return nested.container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        let slot = Slot()
-        buffer.pending[key.stringValue] = slot
-        return ValueEncoder(codingPath: codingPath + [key], slot: slot).unkeyedContainer()
+        let nested = ValueEncoder(parent: encoder, key: key)
+        encoder.setLater(key.stringValue, nested)
+        return nested.unkeyedContainer()
     }
 
     mutating func superEncoder() -> any Encoder { superEncoder(forKey: Key(stringValue: "super")!) }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        let slot = Slot()
-        buffer.pending[key.stringValue] = slot
-        return ValueEncoder(codingPath: codingPath + [key], slot: slot)
+        let nested = ValueEncoder(parent: encoder, key: key)
+        encoder.setLater(key.stringValue, nested)
+        return nested
     }
 }
 
+/// An integer coding key for list positions.
+private struct IndexKey: CodingKey {
+    var stringValue: String { String(intValue!) }
+    var intValue: Int?
+    init(_ index: Int) { intValue = index }
+    init?(stringValue: String) { return nil }
+    init?(intValue: Int) { self.intValue = intValue }
+}
+
 struct UnkeyedValueContainer: UnkeyedEncodingContainer {
-    let codingPath: [any CodingKey]
-    let buffer: ListBuffer
-    var count: Int { buffer.items.count }
+    let encoder: ValueEncoder
+    var codingPath: [any CodingKey] { encoder.codingPath }
+    var count: Int { encoder.itemCount }
 
-    private func append(_ value: TemplateValue) {
-        let slot = Slot()
-        slot.content = .value(value)
-        buffer.items.append(slot)
-    }
-
-    mutating func encodeNil() { append(.null) }
-    mutating func encode(_ value: Bool) { append(.bool(value)) }
-    mutating func encode(_ value: String) { append(.string(value)) }
-    mutating func encode(_ value: Double) { append(.double(value)) }
-    mutating func encode(_ value: Int) { append(.int(value)) }
+    mutating func encodeNil() { encoder.append(.null) }
+    mutating func encode(_ value: Bool) { encoder.append(.bool(value)) }
+    mutating func encode(_ value: String) { encoder.append(.string(value)) }
+    mutating func encode(_ value: Double) { encoder.append(.double(value)) }
+    mutating func encode(_ value: Int) { encoder.append(.int(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        let slot = Slot()
-        buffer.items.append(slot)
-        try value.encode(to: ValueEncoder(codingPath: codingPath, slot: slot))
+        encoder.append(try ValueEncoder.value(of: value, parent: encoder, key: IndexKey(count)))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-        let slot = Slot()
-        buffer.items.append(slot)
-        return ValueEncoder(codingPath: codingPath, slot: slot).container(keyedBy: keyType)
+        let nested = ValueEncoder(parent: encoder, key: IndexKey(count))
+        encoder.appendDeferred(nested)
+        return nested.container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        let slot = Slot()
-        buffer.items.append(slot)
-        return ValueEncoder(codingPath: codingPath, slot: slot).unkeyedContainer()
+        let nested = ValueEncoder(parent: encoder, key: IndexKey(count))
+        encoder.appendDeferred(nested)
+        return nested.unkeyedContainer()
     }
 
     mutating func superEncoder() -> any Encoder {
-        let slot = Slot()
-        buffer.items.append(slot)
-        return ValueEncoder(codingPath: codingPath, slot: slot)
+        let nested = ValueEncoder(parent: encoder, key: IndexKey(count))
+        encoder.appendDeferred(nested)
+        return nested
     }
 }
 
 struct SingleValueContainer: SingleValueEncodingContainer {
-    let codingPath: [any CodingKey]
-    let slot: Slot
+    let encoder: ValueEncoder
+    var codingPath: [any CodingKey] { encoder.codingPath }
 
-    mutating func encodeNil() { slot.content = .value(.null) }
-    mutating func encode(_ value: Bool) { slot.content = .value(.bool(value)) }
-    mutating func encode(_ value: String) { slot.content = .value(.string(value)) }
-    mutating func encode(_ value: Double) { slot.content = .value(.double(value)) }
-    mutating func encode(_ value: Float) { slot.content = .value(.double(Double(value))) }
-    mutating func encode(_ value: Int) { slot.content = .value(.int(value)) }
-    mutating func encode(_ value: Int8) { slot.content = .value(.int(Int(value))) }
-    mutating func encode(_ value: Int16) { slot.content = .value(.int(Int(value))) }
-    mutating func encode(_ value: Int32) { slot.content = .value(.int(Int(value))) }
-    mutating func encode(_ value: Int64) { slot.content = .value(.int(Int(value))) }
-    mutating func encode(_ value: UInt) { slot.content = .value(.int(Int(truncatingIfNeeded: value))) }
-    mutating func encode(_ value: UInt8) { slot.content = .value(.int(Int(value))) }
-    mutating func encode(_ value: UInt16) { slot.content = .value(.int(Int(value))) }
-    mutating func encode(_ value: UInt32) { slot.content = .value(.int(Int(value))) }
-    mutating func encode(_ value: UInt64) { slot.content = .value(.int(Int(truncatingIfNeeded: value))) }
+    mutating func encodeNil() { encoder.content = .value(.null) }
+    mutating func encode(_ value: Bool) { encoder.content = .value(.bool(value)) }
+    mutating func encode(_ value: String) { encoder.content = .value(.string(value)) }
+    mutating func encode(_ value: Double) { encoder.content = .value(.double(value)) }
+    mutating func encode(_ value: Float) { encoder.content = .value(.double(Double(value))) }
+    mutating func encode(_ value: Int) { encoder.content = .value(.int(value)) }
+    mutating func encode(_ value: Int8) { encoder.content = .value(.int(Int(value))) }
+    mutating func encode(_ value: Int16) { encoder.content = .value(.int(Int(value))) }
+    mutating func encode(_ value: Int32) { encoder.content = .value(.int(Int(value))) }
+    mutating func encode(_ value: Int64) { encoder.content = .value(.int(Int(value))) }
+    mutating func encode(_ value: UInt) { encoder.content = .value(.int(Int(truncatingIfNeeded: value))) }
+    mutating func encode(_ value: UInt8) { encoder.content = .value(.int(Int(value))) }
+    mutating func encode(_ value: UInt16) { encoder.content = .value(.int(Int(value))) }
+    mutating func encode(_ value: UInt32) { encoder.content = .value(.int(Int(value))) }
+    mutating func encode(_ value: UInt64) { encoder.content = .value(.int(Int(truncatingIfNeeded: value))) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        try value.encode(to: ValueEncoder(codingPath: codingPath, slot: slot))
+        encoder.content = .value(try ValueEncoder.value(of: value, parent: encoder, key: nil))
     }
 }
