@@ -19,6 +19,8 @@ fi
 
 echo "building the C limit program and the Swift benchmarks (release)"
 cc -O2 -Wall -o .build-bench-bin/fixed-page-c limit/fixed_page.c $(pkg-config --cflags --libs libmicrohttpd)
+# A path dependency's new files are missed by a cached build plan: drop it first.
+rm -f .build/release.yaml .build/*/release/description.json
 swift build -c release --product MicroHTTPFixedPage >/dev/null
 swift build -c release --product TemplateBench >/dev/null
 bin=$(swift build -c release --show-bin-path)
@@ -44,8 +46,8 @@ measure() {
     echo "$rps $p50 $p99"
 }
 
-c_server() { .build-bench-bin/fixed-page-c "$1" "$page" 2; }
-swift_server() { "$bin/MicroHTTPFixedPage" "$1" "$page" 2; }
+c_server() { exec .build-bench-bin/fixed-page-c "$1" "$page" 2; }
+swift_server() { exec "$bin/MicroHTTPFixedPage" "$1" "$page" 2; }
 
 declare -a c_rps swift_rps c_lat swift_lat
 for round in $(seq "$ROUNDS"); do

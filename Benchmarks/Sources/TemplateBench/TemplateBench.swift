@@ -10,8 +10,8 @@ import MustacheTemplates
 @main
 enum TemplateBench {
     static func main() throws {
-        guard CommandLine.arguments.count == 2 else {
-            print("usage: TemplateBench BENCH_PAGE_DIRECTORY (holding page.mustache, data.json, page.html)")
+        guard CommandLine.arguments.count >= 2 else {
+            print("usage: TemplateBench BENCH_PAGE_DIRECTORY [render|encode] (a mode only loops that part, for profiling)")
             exit(2)
         }
         let directory = URL(fileURLWithPath: CommandLine.arguments[1])
@@ -29,6 +29,14 @@ enum TemplateBench {
         let peerOutput = peer.render(dictionary)
         let peerMatches = peerOutput == expected
 
+        if CommandLine.arguments.count == 3 {  // profiling: loop one part only
+            let context = try TemplateValueEncoder().encode(page)
+            let iterations = Int(ProcessInfo.processInfo.environment["ITERATIONS"] ?? "") ?? 200_000
+            for _ in 0..<iterations {
+                if CommandLine.arguments[2] == "render" { _ = try ours.render("page", context: context) } else { _ = try TemplateValueEncoder().encode(page) }
+            }
+            return
+        }
         let withModel = Measurement.of { _ = try! ours.render("page", model: page) }
         let context = try TemplateValueEncoder().encode(page)
         let prebuilt = Measurement.of { _ = try! ours.render("page", context: context) }

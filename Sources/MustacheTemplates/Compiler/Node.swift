@@ -24,9 +24,19 @@ struct TemplateReference: Sendable {
 }
 
 /// A variable or section name split once at compile time: `.` or `a.b.c`.
+/// Each name carries its ``TemplateObject/tag(_:)``, computed here once.
 enum KeyPath: Sendable {
     case implicit
-    case names(first: String, rest: [String])
+    case names(first: Name, rest: [Name])
+
+    struct Name: Sendable {
+        var text: String
+        var tag: UInt32
+        init(_ text: String) {
+            self.text = text
+            tag = TemplateObject.tag(text)
+        }
+    }
 
     init?(_ name: String) {
         if name == "." {
@@ -35,6 +45,6 @@ enum KeyPath: Sendable {
         }
         let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard !parts.contains(where: \.isEmpty) else { return nil }
-        self = .names(first: parts[0], rest: Array(parts.dropFirst()))
+        self = .names(first: Name(parts[0]), rest: parts.dropFirst().map(Name.init))
     }
 }

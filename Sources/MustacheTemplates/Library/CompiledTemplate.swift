@@ -9,7 +9,7 @@ final class CompiledTemplate: Sendable {
         self.name = name
         self.file = file
         self.nodes = nodes
-        estimatedSize = 256 + Self.staticBytes(nodes) * 5 / 4
+        estimatedSize = 512 + Self.staticBytes(nodes) * 2
     }
 
     private static func staticBytes(_ nodes: [Node]) -> Int {

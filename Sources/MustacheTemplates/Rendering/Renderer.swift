@@ -2,7 +2,7 @@
 ///
 /// The hot tables are read through buffer pointers that ``render(_:template:context:capacity:)``
 /// holds open for the whole render, so the loop retains nothing.
-struct Renderer {
+struct Renderer: ~Copyable {
     /// Expansions of partials and parents deeper than this render nothing: data-driven
     /// recursion stops there instead of exhausting the stack.
     static let maximumDepth = 100
@@ -16,7 +16,7 @@ struct Renderer {
                         program: program, instructions: instructions, bytes: bytes, paths: paths,
                         context: context, capacity: capacity)
                     renderer.render(template: template)
-                    return renderer.output
+                    return renderer.output.bytes()
                 }
             }
         }
@@ -26,7 +26,7 @@ struct Renderer {
     let instructions: UnsafeBufferPointer<Program.Instruction>
     let bytes: UnsafeBufferPointer<UInt8>
     let paths: UnsafeBufferPointer<KeyPath>
-    var output: [UInt8] = []
+    var output: OutputBuffer
     var stack: [TemplateValue]
     var indentation: [UInt8] = []
     /// Block overrides in force, innermost parent last; the first match from the front wins
@@ -44,7 +44,7 @@ struct Renderer {
         self.paths = paths
         self.stack = [context]
         stack.reserveCapacity(8)
-        output.reserveCapacity(capacity)
+        output = OutputBuffer(capacity: capacity)
     }
 
     private mutating func render(template: Int) {
@@ -138,7 +138,7 @@ struct Renderer {
             var found: TemplateValue?
             var index = stack.count - 1
             while index >= 0 {
-                if case .object(let object) = stack[index], let value = object[first] {
+                if case .object(let object) = stack[index], let value = object[first.text, tag: first.tag] {
                     found = value
                     break
                 }
@@ -146,7 +146,7 @@ struct Renderer {
             }
             guard var value = found else { return nil }
             for name in rest {
-                guard case .object(let object) = value, let next = object[name] else { return nil }
+                guard case .object(let object) = value, let next = object[name.text, tag: name.tag] else { return nil }
                 value = next
             }
             return value
@@ -160,10 +160,8 @@ struct Renderer {
         case .string(var text):
             if text.isEmpty { return }
             beginLine()
-            if escaped {
-                HTMLEscaping.append(&text, to: &output)
-            } else {
-                text.withUTF8 { output.append(contentsOf: $0) }
+            text.withUTF8 { bytes in
+                if escaped { output.appendEscaped(bytes) } else { output.append(bytes) }
             }
         case .int(let number):
             beginLine()
@@ -173,21 +171,20 @@ struct Renderer {
             if number.rounded() == number, abs(number) < 1e15 {
                 appendDecimal(Int(number))
             } else {
-                output.append(contentsOf: String(number).utf8)
+                output.append(Array(String(number).utf8))
             }
         case .bool(let flag):
             beginLine()
-            output.append(contentsOf: (flag ? "true" : "false").utf8)
+            output.append(flag ? "true" : "false")
         }
     }
 
     private mutating func appendDecimal(_ number: Int) {
         guard number >= 0 else {
-            output.append(contentsOf: String(number).utf8)
+            output.append(Array(String(number).utf8))
             return
         }
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 digits, on the stack
-        withUnsafeMutableBytes(of: &digits) { buffer in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
             var value = number
             var position = buffer.count
             repeat {
@@ -195,19 +192,19 @@ struct Renderer {
                 buffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
                 value /= 10
             } while value > 0
-            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[position...]))
+            output.append(UnsafeBufferPointer(rebasing: buffer[position...]))
         }
     }
 
     private mutating func appendStatic(_ start: Int, _ count: Int) {
         let run = UnsafeBufferPointer(rebasing: bytes[start..<start + count])
-        if indentation.isEmpty { output.append(contentsOf: run) } else { appendIndented(run) }
+        if indentation.isEmpty { output.append(run) } else { appendIndented(run) }
     }
 
     /// Writes the indentation when output is at the start of a line.
     private mutating func beginLine() {
-        if !indentation.isEmpty, output.isEmpty || output.last == UInt8(ascii: "\n") {
-            output.append(contentsOf: indentation)
+        if !indentation.isEmpty, output.count == 0 || output.last == UInt8(ascii: "\n") {
+            output.append(indentation)
         }
     }
 
@@ -220,7 +217,7 @@ struct Renderer {
             if end < bytes.count { end += 1 }
             let lineIsBlank = bytes[start] == UInt8(ascii: "\n") || (bytes[start] == UInt8(ascii: "\r") && end - start == 2)
             if !lineIsBlank { beginLine() }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+            output.append(UnsafeBufferPointer(rebasing: bytes[start..<end]))
             start = end
         }
     }

@@ -4,12 +4,23 @@
 /// hashing: no hash to compute, and small strings compare in two machine words.
 public struct TemplateObject: Sendable, Hashable, ExpressibleByDictionaryLiteral, Sequence {
     /// The fields in order; a later field with an existing key replaces it through ``subscript(_:)``.
-    public private(set) var fields: [(key: String, value: TemplateValue)]
+    public var fields: [(key: String, value: TemplateValue)] {
+        storage.map { ($0.key, $0.value) }
+    }
+
+    /// Fields with a cheap hash of their key, compared before the key itself.
+    private var storage: [Field]
+
+    struct Field: Sendable {
+        var tag: UInt32
+        var key: String
+        var value: TemplateValue
+    }
 
     /// An empty object with room for `capacity` fields.
     public init(capacity: Int = 0) {
-        fields = []
-        fields.reserveCapacity(capacity)
+        storage = []
+        storage.reserveCapacity(capacity)
     }
 
     /// An object from literal pairs.
@@ -21,44 +32,58 @@ public struct TemplateObject: Sendable, Hashable, ExpressibleByDictionaryLiteral
     /// An object from a dictionary (keys sorted, for a stable order).
     public init(_ dictionary: [String: TemplateValue]) {
         self.init(capacity: dictionary.count)
-        for key in dictionary.keys.sorted() { fields.append((key, dictionary[key]!)) }
+        for key in dictionary.keys.sorted() { append(key, dictionary[key]!) }
     }
 
     /// The number of fields.
-    public var count: Int { fields.count }
+    public var count: Int { storage.count }
 
     /// The value of `key`; setting replaces it, or appends a new field.
     public subscript(key: String) -> TemplateValue? {
-        get {
+        get { self[key, tag: Self.tag(key)] }
+        set {
+            let tag = Self.tag(key)
+            if let index = storage.firstIndex(where: { $0.tag == tag && $0.key == key }) {
+                if let newValue { storage[index].value = newValue } else { storage.remove(at: index) }
+            } else if let newValue {
+                storage.append(Field(tag: tag, key: key, value: newValue))
+            }
+        }
+    }
+
+    /// The value of `key` whose ``tag(_:)`` is `tag` (computed once, when templates compile).
+    subscript(key: String, tag tag: UInt32) -> TemplateValue? {
+        storage.withUnsafeBufferPointer { fields in
             var index = 0
             while index < fields.count {
-                if fields[index].key == key { return fields[index].value }
+                if fields[index].tag == tag && fields[index].key == key { return fields[index].value }
                 index += 1
             }
             return nil
-        }
-        set {
-            if let index = fields.firstIndex(where: { $0.key == key }) {
-                if let newValue { fields[index].value = newValue } else { fields.remove(at: index) }
-            } else if let newValue {
-                fields.append((key, newValue))
-            }
         }
     }
 
     /// Appends a field without checking for an existing key (encoders write each key once).
     mutating func append(_ key: String, _ value: TemplateValue) {
-        fields.append((key, value))
+        storage.append(Field(tag: Self.tag(key), key: key, value: value))
+    }
+
+    /// A constant-time fingerprint of a key (its length and first byte): equal keys have equal
+    /// tags, so most mismatches are ruled out without comparing strings.
+    @inline(__always)
+    static func tag(_ key: String) -> UInt32 {
+        let utf8 = key.utf8
+        return UInt32(truncatingIfNeeded: utf8.count) << 8 | UInt32(utf8.first ?? 0)
     }
 
     public func makeIterator() -> IndexingIterator<[(key: String, value: TemplateValue)]> { fields.makeIterator() }
 
     public static func == (lhs: TemplateObject, rhs: TemplateObject) -> Bool {
-        lhs.count == rhs.count && lhs.fields.allSatisfy { rhs[$0.key] == $0.value }
+        lhs.count == rhs.count && lhs.storage.allSatisfy { rhs[$0.key, tag: $0.tag] == $0.value }
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(count)
-        for key in fields.map(\.key).sorted() { hasher.combine(key) }
+        for key in storage.map(\.key).sorted() { hasher.combine(key) }
     }
 }

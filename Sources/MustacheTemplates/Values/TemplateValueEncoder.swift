@@ -21,15 +21,19 @@ public struct TemplateValueEncoder: Sendable {
 
 /// Encodes one value. Containers write into it; ``resolved`` reads the result once encoding
 /// returned. A class, because the `Encoder` protocol hands out containers that write back.
+///
+/// Its stored properties skip dynamic exclusivity checks: an encoder is used by one synchronous
+/// `encode(to:)` call chain at a time and never shared, so accesses cannot overlap.
 final class ValueEncoder: Encoder {
-    enum Content {
-        case empty
-        case value(TemplateValue)
-        case object(TemplateObject, pending: [(String, ValueEncoder)])
-        case list([TemplateValue], pending: [(Int, ValueEncoder)])
-    }
+    enum Kind { case empty, value, object, list }
 
-    var content = Content.empty
+    @exclusivity(unchecked) private(set) var kind = Kind.empty
+    @exclusivity(unchecked) private var value = TemplateValue.null
+    @exclusivity(unchecked) private var object = TemplateObject()
+    @exclusivity(unchecked) private var items: [TemplateValue] = []
+    /// Containers handed out by `nestedContainer` and friends, read when resolving.
+    @exclusivity(unchecked) private var pendingFields: [(String, ValueEncoder)] = []
+    @exclusivity(unchecked) private var pendingItems: [(Int, ValueEncoder)] = []
     private let parent: ValueEncoder?
     private let key: (any CodingKey)?
 
@@ -46,14 +50,14 @@ final class ValueEncoder: Encoder {
 
     /// The encoded value; nested containers handed out earlier are read now.
     var resolved: TemplateValue {
-        switch content {
+        switch kind {
         case .empty: return .null
-        case .value(let value): return value
-        case .object(var object, let pending):
-            for (key, encoder) in pending { object[key] = encoder.resolved }
+        case .value: return value
+        case .object:
+            for (key, encoder) in pendingFields { object[key] = encoder.resolved }
             return .object(object)
-        case .list(var items, let pending):
-            for (index, encoder) in pending { items[index] = encoder.resolved }
+        case .list:
+            for (index, encoder) in pendingItems { items[index] = encoder.resolved }
             return .list(items)
         }
     }
@@ -71,48 +75,37 @@ final class ValueEncoder: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if case .object = content {} else { content = .object(TemplateObject(capacity: 8), pending: []) }
+        if kind != .object {
+            kind = .object
+            object = TemplateObject(capacity: 8)
+        }
         return KeyedEncodingContainer(KeyedValueContainer<Key>(encoder: self))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        if case .list = content {} else { content = .list([], pending: []) }
+        kind = .list
         return UnkeyedValueContainer(encoder: self)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer { SingleValueContainer(encoder: self) }
 
-    func set(_ key: String, _ value: TemplateValue) {
-        guard case .object(var object, let pending) = content else { return }
-        content = .empty  // keep the object uniquely referenced while it grows
-        object.append(key, value)
-        content = .object(object, pending: pending)
+    func setSingle(_ single: TemplateValue) {
+        kind = .value
+        value = single
     }
 
-    func setLater(_ key: String, _ encoder: ValueEncoder) {
-        guard case .object(let object, var pending) = content else { return }
-        pending.append((key, encoder))
-        content = .object(object, pending: pending)
-    }
+    func set(_ key: String, _ value: TemplateValue) { object.append(key, value) }
 
-    func append(_ value: TemplateValue) {
-        guard case .list(var items, let pending) = content else { return }
-        content = .empty
-        items.append(value)
-        content = .list(items, pending: pending)
-    }
+    func setLater(_ key: String, _ encoder: ValueEncoder) { pendingFields.append((key, encoder)) }
+
+    func append(_ value: TemplateValue) { items.append(value) }
 
     func appendDeferred(_ encoder: ValueEncoder) {
-        guard case .list(var items, var pending) = content else { return }
-        pending.append((items.count, encoder))
+        pendingItems.append((items.count, encoder))
         items.append(.null)
-        content = .list(items, pending: pending)
     }
 
-    var itemCount: Int {
-        if case .list(let items, _) = content { return items.count }
-        return 0
-    }
+    var itemCount: Int { items.count }
 }
 
 struct KeyedValueContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
@@ -224,23 +217,23 @@ struct SingleValueContainer: SingleValueEncodingContainer {
     let encoder: ValueEncoder
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    mutating func encodeNil() { encoder.content = .value(.null) }
-    mutating func encode(_ value: Bool) { encoder.content = .value(.bool(value)) }
-    mutating func encode(_ value: String) { encoder.content = .value(.string(value)) }
-    mutating func encode(_ value: Double) { encoder.content = .value(.double(value)) }
-    mutating func encode(_ value: Float) { encoder.content = .value(.double(Double(value))) }
-    mutating func encode(_ value: Int) { encoder.content = .value(.int(value)) }
-    mutating func encode(_ value: Int8) { encoder.content = .value(.int(Int(value))) }
-    mutating func encode(_ value: Int16) { encoder.content = .value(.int(Int(value))) }
-    mutating func encode(_ value: Int32) { encoder.content = .value(.int(Int(value))) }
-    mutating func encode(_ value: Int64) { encoder.content = .value(.int(Int(value))) }
-    mutating func encode(_ value: UInt) { encoder.content = .value(.int(Int(truncatingIfNeeded: value))) }
-    mutating func encode(_ value: UInt8) { encoder.content = .value(.int(Int(value))) }
-    mutating func encode(_ value: UInt16) { encoder.content = .value(.int(Int(value))) }
-    mutating func encode(_ value: UInt32) { encoder.content = .value(.int(Int(value))) }
-    mutating func encode(_ value: UInt64) { encoder.content = .value(.int(Int(truncatingIfNeeded: value))) }
+    mutating func encodeNil() { encoder.setSingle(.null) }
+    mutating func encode(_ value: Bool) { encoder.setSingle(.bool(value)) }
+    mutating func encode(_ value: String) { encoder.setSingle(.string(value)) }
+    mutating func encode(_ value: Double) { encoder.setSingle(.double(value)) }
+    mutating func encode(_ value: Float) { encoder.setSingle(.double(Double(value))) }
+    mutating func encode(_ value: Int) { encoder.setSingle(.int(value)) }
+    mutating func encode(_ value: Int8) { encoder.setSingle(.int(Int(value))) }
+    mutating func encode(_ value: Int16) { encoder.setSingle(.int(Int(value))) }
+    mutating func encode(_ value: Int32) { encoder.setSingle(.int(Int(value))) }
+    mutating func encode(_ value: Int64) { encoder.setSingle(.int(Int(value))) }
+    mutating func encode(_ value: UInt) { encoder.setSingle(.int(Int(truncatingIfNeeded: value))) }
+    mutating func encode(_ value: UInt8) { encoder.setSingle(.int(Int(value))) }
+    mutating func encode(_ value: UInt16) { encoder.setSingle(.int(Int(value))) }
+    mutating func encode(_ value: UInt32) { encoder.setSingle(.int(Int(value))) }
+    mutating func encode(_ value: UInt64) { encoder.setSingle(.int(Int(truncatingIfNeeded: value))) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        encoder.content = .value(try ValueEncoder.value(of: value, parent: encoder, key: nil))
+        encoder.setSingle(try ValueEncoder.value(of: value, parent: encoder, key: nil))
     }
 }
