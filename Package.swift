@@ -18,6 +18,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -48,5 +49,9 @@ let package = Package(
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
         .testTarget(name: "FlowServerExecutableTests", dependencies: ["flowserver"]),
         .testTarget(name: "MustacheTemplatesTests", dependencies: ["MustacheTemplates"]),
+        .testTarget(name: "FlowCoreTests", dependencies: [
+            "FlowCore", "FlowTesting",
+            .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
     ]
 )

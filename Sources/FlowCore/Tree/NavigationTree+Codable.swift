@@ -1,0 +1,116 @@
+extension CodingUserInfoKey {
+    /// Where decoders find the ``FlowApp`` that knows the flow and page types by name:
+    /// `decoder.userInfo[.flowApp] = app`.
+    public static let flowApp = CodingUserInfoKey(rawValue: "FlowCore.FlowApp")!
+}
+
+extension Decoder {
+    func flowApp<Step: FlowStep>(_ step: Step.Type) throws(NavigationError) -> FlowApp<Step> {
+        guard let app = userInfo[.flowApp] as? FlowApp<Step> else {
+            throw .invalidTree("decode trees with their FlowApp in the decoder's userInfo[.flowApp]")
+        }
+        return app
+    }
+}
+
+/// Encoded as `{"nextNode", "root", "dismissed"}`; decoding validates every invariant.
+extension NavigationTree: Codable {
+    private enum CodingKeys: String, CodingKey { case nextNode, root, dismissed }
+
+    public init(from decoder: any Decoder) throws {
+        let app = try decoder.flowApp(Step.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        root = try container.decode(FlowNode<Step>.self, forKey: .root)
+        nextNodeID = try container.decode(Int.self, forKey: .nextNode)
+        dismissedPages = try container.decodeIfPresent([DismissedPage].self, forKey: .dismissed) ?? []
+        try validate(app)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(nextNodeID, forKey: .nextNode)
+        try container.encode(root, forKey: .root)
+        if !dismissedPages.isEmpty { try container.encode(dismissedPages, forKey: .dismissed) }
+    }
+}
+
+/// Encoded as `{"node", "flow", "state", "children", "selected"?, "presented"?}`.
+extension FlowNode: Codable {
+    private enum CodingKeys: String, CodingKey { case node, flow, state, children, selected, presented }
+
+    public init(from decoder: any Decoder) throws {
+        let app = try decoder.flowApp(Step.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let name = try container.decode(String.self, forKey: .flow)
+        guard let type = app.flowTypes[name] else { throw NavigationError.unknownFlow(name) }
+        func decodeState<F: Flow<Step>>(_ type: F.Type) throws -> AnyFlow<Step> {
+            AnyFlow(try container.decode(F.self, forKey: .state))
+        }
+        id = try container.decode(NodeID.self, forKey: .node)
+        flow = try decodeState(type)
+        children = try container.decode([TreeNode<Step>].self, forKey: .children)
+        selected = try container.decodeIfPresent(Int.self, forKey: .selected) ?? 0
+        presented = try container.decodeIfPresent(TreeNode<Step>.self, forKey: .presented)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .node)
+        try container.encode(flow.name, forKey: .flow)
+        try container.encode(flow.base, forKey: .state)
+        try container.encode(children, forKey: .children)
+        if flow.container == .tabs { try container.encode(selected, forKey: .selected) }
+        try container.encodeIfPresent(presented, forKey: .presented)
+    }
+
+}
+
+/// Encoded as `{"node", "page", "params", "embedded"?, "allowNotPresented"?, "allowDismissed"?}`.
+extension PageNode: Codable {
+    private enum CodingKeys: String, CodingKey { case node, page, params, embedded, allowNotPresented, allowDismissed }
+
+    public init(from decoder: any Decoder) throws {
+        let app = try decoder.flowApp(Step.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let name = try container.decode(String.self, forKey: .page)
+        guard let type = app.pageTypes[name] else { throw NavigationError.unknownPage(name) }
+        func decodeParams<P: Page>(_ type: P.Type) throws -> AnyPage {
+            AnyPage(try container.decode(P.self, forKey: .params))
+        }
+        id = try container.decode(NodeID.self, forKey: .node)
+        page = try decodeParams(type)
+        embedded = try container.decodeIfPresent([FlowNode<Step>].self, forKey: .embedded) ?? []
+        allowStepWhenNotPresented = try container.decodeIfPresent(Bool.self, forKey: .allowNotPresented) ?? false
+        allowStepWhenDismissed = try container.decodeIfPresent(Bool.self, forKey: .allowDismissed) ?? false
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .node)
+        try container.encode(page.name, forKey: .page)
+        try container.encode(page.base, forKey: .params)
+        if !embedded.isEmpty { try container.encode(embedded, forKey: .embedded) }
+        if allowStepWhenNotPresented { try container.encode(true, forKey: .allowNotPresented) }
+        if allowStepWhenDismissed { try container.encode(true, forKey: .allowDismissed) }
+    }
+}
+
+/// A page (it has a `"page"` key) or a flow.
+extension TreeNode: Codable {
+    private enum Discriminator: String, CodingKey { case page }
+
+    public init(from decoder: any Decoder) throws {
+        if try decoder.container(keyedBy: Discriminator.self).contains(.page) {
+            self = .page(try PageNode(from: decoder))
+        } else {
+            self = .flow(try FlowNode(from: decoder))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .page(let page): try page.encode(to: encoder)
+        case .flow(let flow): try flow.encode(to: encoder)
+        }
+    }
+}

@@ -1,0 +1,195 @@
+/// How a node hangs from its parent flow.
+enum Attachment: Hashable, Sendable {
+    /// Child `index` of the flow's container (for an embedded flow: the index of the page it is
+    /// embedded in).
+    case child(Int)
+    /// The flow's presented node.
+    case presented
+}
+
+extension FlowNode {
+    /// The page this flow shows on top: what it presents, else its container's visible page.
+    var topPage: PageNode<Step>? {
+        if let presented {
+            switch presented {
+            case .page(let page): return page
+            case .flow(let flow): if let top = flow.topPage { return top }
+            }
+        }
+        switch container {
+        case .tabs:
+            guard children.indices.contains(selected), case .flow(let flow) = children[selected] else { return nil }
+            return flow.topPage
+        case .stack, .split, .single:
+            switch children.last {
+            case .page(let page)?: return page
+            case .flow(let flow)?: return flow.topPage
+            case nil: return nil
+            }
+        }
+    }
+
+    /// Whether any page lies in this flow's subtree.
+    var hasPages: Bool {
+        if case .page? = presented { return true }
+        if case .flow(let flow)? = presented, flow.hasPages { return true }
+        return children.contains { child in
+            switch child {
+            case .page: true
+            case .flow(let flow): flow.hasPages
+            }
+        }
+    }
+
+    /// The visible pages: the top, a split's master beside its detail, pages of flows embedded in
+    /// visible pages.
+    func collectVisible(into visible: inout Set<NodeID>) {
+        if let presented {
+            switch presented {
+            case .page(let page):
+                page.collectVisible(into: &visible)
+                return
+            case .flow(let flow) where flow.hasPages:
+                flow.collectVisible(into: &visible)
+                return
+            case .flow:
+                break
+            }
+        }
+        switch container {
+        case .tabs:
+            if children.indices.contains(selected), case .flow(let flow) = children[selected] { flow.collectVisible(into: &visible) }
+        case .split:
+            for case .page(let page) in children { page.collectVisible(into: &visible) }
+        case .stack, .single:
+            switch children.last {
+            case .page(let page)?: page.collectVisible(into: &visible)
+            case .flow(let flow)?: flow.collectVisible(into: &visible)
+            case nil: break
+            }
+        }
+    }
+
+    /// The attachments leading from this flow down to `target` (empty when it is this flow).
+    func path(to target: NodeID) -> [(flow: NodeID, via: Attachment)]? {
+        if id == target { return [] }
+        for (index, child) in children.enumerated() {
+            if let rest = child.path(to: target) { return [(id, .child(index))] + rest }
+        }
+        if let presented, let rest = presented.path(to: target) { return [(id, .presented)] + rest }
+        return nil
+    }
+
+    /// Every node of the subtree, depth first, with the flow that holds it.
+    func forEachNode(parent: NodeID?, _ body: (TreeNode<Step>, NodeID?) -> Void) {
+        body(.flow(self), parent)
+        for child in children { child.forEachNode(parent: id, body) }
+        presented?.forEachNode(parent: id, body)
+    }
+}
+
+extension PageNode {
+    func collectVisible(into visible: inout Set<NodeID>) {
+        visible.insert(id)
+        for flow in embedded { flow.collectVisible(into: &visible) }
+    }
+}
+
+extension TreeNode {
+    /// Attachments from this node's parent flow onwards; `[]` when this node is the target.
+    func path(to target: NodeID) -> [(flow: NodeID, via: Attachment)]? {
+        switch self {
+        case .page(let page):
+            if page.id == target { return [] }
+            for flow in page.embedded { if let rest = flow.path(to: target) { return rest } }
+            return nil
+        case .flow(let flow):
+            return flow.path(to: target)
+        }
+    }
+
+    func forEachNode(parent: NodeID?, _ body: (TreeNode<Step>, NodeID?) -> Void) {
+        switch self {
+        case .page(let page):
+            body(self, parent)
+            for flow in page.embedded { flow.forEachNode(parent: parent, body) }
+        case .flow(let flow):
+            flow.forEachNode(parent: parent, body)
+        }
+    }
+}
+
+extension NavigationTree {
+    /// The page the browser should show: what is presented on top, else the visible page of the
+    /// selected tab, the top of the stack, the detail of a split. `nil` only in an invalid tree.
+    public var top: PageNode<Step>? { root.topPage }
+
+    /// Every page that is visible now (see CONTRACT §1).
+    public var visiblePages: Set<NodeID> {
+        var visible = Set<NodeID>()
+        root.collectVisible(into: &visible)
+        return visible
+    }
+
+    /// The page with id `id`, if it is in the tree.
+    public func page(_ id: NodeID) -> PageNode<Step>? {
+        var found: PageNode<Step>?
+        forEachNode { node, _ in if case .page(let page) = node, page.id == id { found = page } }
+        return found
+    }
+
+    /// The flow with id `id`, if it is in the tree.
+    public func flow(_ id: NodeID) -> FlowNode<Step>? {
+        var found: FlowNode<Step>?
+        forEachNode { node, _ in if case .flow(let flow) = node, flow.id == id { found = flow } }
+        return found
+    }
+
+    /// Every page, depth first.
+    public var pages: [PageNode<Step>] {
+        var pages: [PageNode<Step>] = []
+        forEachNode { node, _ in if case .page(let page) = node { pages.append(page) } }
+        return pages
+    }
+
+    /// Every flow, depth first, the root first.
+    public var flows: [FlowNode<Step>] {
+        var flows: [FlowNode<Step>] = []
+        forEachNode { node, _ in if case .flow(let flow) = node { flows.append(flow) } }
+        return flows
+    }
+
+    /// The pages whose URL is `url`: the top first, then visible ones, then the most recent.
+    public func pages(at url: String) -> [PageNode<Step>] {
+        let visible = visiblePages
+        let topID = top?.id
+        return pages.filter { $0.url == url }.sorted { a, b in
+            let rankA = a.id == topID ? 0 : visible.contains(a.id) ? 1 : 2
+            let rankB = b.id == topID ? 0 : visible.contains(b.id) ? 1 : 2
+            return rankA != rankB ? rankA < rankB : a.id > b.id
+        }
+    }
+
+    /// The flow a page belongs to (the flow whose container or presentation holds it).
+    public func owner(ofPage id: NodeID) -> NodeID? {
+        guard page(id) != nil else { return nil }
+        return root.path(to: id)?.last?.flow
+    }
+
+    /// The parent of a flow (for an embedded flow: the flow of the page it is embedded in).
+    public func parent(ofFlow id: NodeID) -> NodeID? {
+        root.path(to: id)?.last?.flow
+    }
+
+    /// The flows a step without `from` tries, in order: the top page's flow, then its ancestors.
+    public var responderChain: [NodeID] {
+        guard let top, let path = root.path(to: top.id) else { return [root.id] }
+        return path.map(\.flow).reversed()
+    }
+
+    func path(to id: NodeID) -> [(flow: NodeID, via: Attachment)]? { root.path(to: id) }
+
+    func forEachNode(_ body: (TreeNode<Step>, NodeID?) -> Void) {
+        root.forEachNode(parent: nil, body)
+    }
+}

@@ -1,0 +1,100 @@
+/// A page in the tree.
+public struct PageNode<Step: FlowStep>: Sendable, Hashable {
+    /// The node's id.
+    public let id: NodeID
+    /// The page and its params.
+    public internal(set) var page: AnyPage
+    /// Steps from this page while it is hidden are navigated without unwinding to it.
+    public internal(set) var allowStepWhenNotPresented: Bool
+    /// Steps from this page still count after it left the tree.
+    public internal(set) var allowStepWhenDismissed: Bool
+    /// Child flows shown inside this page (`.embed`); they end when the page leaves.
+    public internal(set) var embedded: [FlowNode<Step>]
+
+    /// The page's URL path, derived from its params.
+    public var url: String { page.path }
+}
+
+/// A flow in the tree: its state, what its container holds, and what it presents.
+public struct FlowNode<Step: FlowStep>: Sendable, Hashable {
+    /// The node's id.
+    public let id: NodeID
+    /// The flow and its state.
+    public internal(set) var flow: AnyFlow<Step>
+    /// Stack: pages, bottom first. Split: master, then detail. Tabs: one flow per tab.
+    /// Single: one page or flow.
+    public internal(set) var children: [TreeNode<Step>]
+    /// The selected tab (tabs only; 0 otherwise).
+    public internal(set) var selected: Int
+    /// What this flow presents modally: a flow or a single page (an alert), at most one.
+    public internal(set) var presented: TreeNode<Step>?
+
+    /// The flow's container kind.
+    public var container: ContainerKind { flow.container }
+
+    init(id: NodeID, flow: AnyFlow<Step>) {
+        self.id = id
+        self.flow = flow
+        children = []
+        selected = 0
+        presented = nil
+    }
+}
+
+/// A page or a flow.
+public indirect enum TreeNode<Step: FlowStep>: Sendable, Hashable {
+    /// A page.
+    case page(PageNode<Step>)
+    /// A flow.
+    case flow(FlowNode<Step>)
+
+    /// The node's id.
+    public var id: NodeID {
+        switch self {
+        case .page(let page): page.id
+        case .flow(let flow): flow.id
+        }
+    }
+}
+
+/// A page that left the tree but allowed steps after dismissal, and the flow that receives them.
+public struct DismissedPage: Codable, Sendable, Hashable {
+    /// The page's node id.
+    public var node: NodeID
+    /// The page's registered name.
+    public var page: String
+    /// The flow the page belonged to.
+    public var flow: NodeID
+
+    /// A record of a dismissed page.
+    public init(node: NodeID, page: String, flow: NodeID) {
+        self.node = node
+        self.page = page
+        self.flow = flow
+    }
+}
+
+/// A session's coordinator tree: the value that *is* the navigation state.
+public struct NavigationTree<Step: FlowStep>: Sendable, Hashable {
+    /// The app's root flow.
+    public internal(set) var root: FlowNode<Step>
+    /// The next node id to give out (ids are never reused).
+    public internal(set) var nextNodeID: Int
+    /// Recently removed pages that allow steps after dismissal (the newest last, at most
+    /// ``dismissedPagesLimit``).
+    public internal(set) var dismissedPages: [DismissedPage]
+
+    /// How many dismissed pages are remembered.
+    public static var dismissedPagesLimit: Int { 32 }
+
+    init(root flow: AnyFlow<Step>) {
+        root = FlowNode(id: NodeID(rawValue: 1), flow: flow)
+        nextNodeID = 2
+        dismissedPages = []
+    }
+
+    mutating func makeID() -> NodeID {
+        defer { nextNodeID += 1 }
+        return NodeID(rawValue: nextNodeID)
+    }
+}

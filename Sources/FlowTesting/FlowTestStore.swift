@@ -1,0 +1,137 @@
+import FlowCore
+import Testing
+
+/// Tests flows exhaustively, without HTTP, in the spirit of TCA's `TestStore`: send a step or
+/// a visit, state the whole tree that must result (its ``NavigationTree/outline``) and, if you
+/// like, the actions and the outcome. Anything else that changed fails the test with a
+/// line-by-line diff.
+///
+/// ```swift
+/// @Test func pickingAMoviePushesItsPage() async throws {
+///     let store = try await FlowTestStore(app: MoviesApp.app)
+///     try await store.send(.movieIsPicked(withId: 42), from: store.top, actions: ["push movie#9"], tree: """
+///         app#1 single
+///           dashboard#2 tabs selected=0
+///             wishlist#3 stack
+///               wishlist#4 /wishlist
+///               movie#9 /movies/42 *
+///             watched#5 stack
+///               watched#6 /watched
+///         """)
+/// }
+/// ```
+///
+/// The store checks every tree it reaches: invariants hold, encoding and decoding gives the same
+/// tree, and replaying the history from the start rebuilds it.
+public final class FlowTestStore<Step: FlowStep> {
+    /// The coordinator under test.
+    public let coordinator: Coordinator<Step>
+    /// The current tree.
+    public private(set) var tree: NavigationTree<Step>
+    /// Every navigation so far, the start first.
+    public private(set) var history: [Navigation<Step>]
+
+    /// The current top page's id.
+    public var top: NodeID? { tree.top?.id }
+
+    /// Starts the app.
+    public init(app: FlowApp<Step>, context: FlowContext = FlowContext(), observers: [any NavigationObserver<Step>] = []) async throws {
+        coordinator = Coordinator(app: app, context: context, observers: observers)
+        let (tree, navigation) = try await coordinator.start()
+        self.tree = tree
+        history = [navigation]
+    }
+
+    /// Sends `step` (from page `from`, or up the responder chain) and checks the result. A `nil`
+    /// expectation is not checked; `tree` always is.
+    @discardableResult
+    public func send(
+        _ step: Step, from: NodeID? = nil, outcome: NavigationOutcome? = nil, actions: [String]? = nil, tree expected: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Navigation<Step> {
+        let navigation = try await coordinator.apply(step, from: from, to: &tree)
+        history.append(navigation)
+        try await check(navigation, outcome: outcome, actions: actions, tree: expected, sourceLocation: sourceLocation)
+        return navigation
+    }
+
+    /// Visits page `page` and checks the result.
+    @discardableResult
+    public func visit(
+        _ page: NodeID, outcome: NavigationOutcome? = nil, actions: [String]? = nil, tree expected: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Navigation<Step> {
+        let navigation = try coordinator.visit(page, in: &tree)
+        history.append(navigation)
+        try await check(navigation, outcome: outcome, actions: actions, tree: expected, sourceLocation: sourceLocation)
+        return navigation
+    }
+
+    /// The id of the page at `url` nearest the top.
+    public func page(at url: String) -> NodeID? { tree.pages(at: url).first?.id }
+
+    private func check(
+        _ navigation: Navigation<Step>, outcome: NavigationOutcome?, actions: [String]?, tree expected: String,
+        sourceLocation: SourceLocation
+    ) async throws {
+        if let outcome, navigation.outcome != outcome {
+            Issue.record("outcome: expected \(outcome), got \(navigation.outcome)", sourceLocation: sourceLocation)
+        }
+        if let actions {
+            let actual = navigation.actions.map(\.description)
+            if actual != actions {
+                Issue.record("actions differ:\n\(Self.diff(expected: actions, actual: actual))", sourceLocation: sourceLocation)
+            }
+        }
+        let actualTree = tree.outline
+        let expectedTree = Self.normalized(expected)
+        if actualTree != expectedTree {
+            Issue.record(
+                "the tree differs (− expected, + actual):\n\(Self.diff(expected: expectedTree.split(separator: "\n").map(String.init), actual: actualTree.split(separator: "\n").map(String.init)))",
+                sourceLocation: sourceLocation)
+        }
+        do {
+            try tree.validate(coordinator.app)
+        } catch {
+            Issue.record("the tree breaks an invariant: \(error)", sourceLocation: sourceLocation)
+        }
+        let rebuilt = try await coordinator.replay(history)
+        if rebuilt != tree {
+            Issue.record("replaying the history gives another tree:\n\(rebuilt.outline)", sourceLocation: sourceLocation)
+        }
+    }
+
+    private static func normalized(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: true)
+            .map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }
+            .joined(separator: "\n")
+    }
+
+    /// A line diff: `  ` same, `− ` expected only, `+ ` actual only.
+    static func diff(expected: [String], actual: [String]) -> String {
+        // Longest common subsequence, small inputs.
+        let n = expected.count, m = actual.count
+        var lengths = Array(repeating: Array(repeating: 0, count: m + 1), count: n + 1)
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            for j in stride(from: m - 1, through: 0, by: -1) {
+                lengths[i][j] = expected[i] == actual[j] ? lengths[i + 1][j + 1] + 1 : max(lengths[i + 1][j], lengths[i][j + 1])
+            }
+        }
+        var lines: [String] = []
+        var i = 0, j = 0
+        while i < n || j < m {
+            if i < n, j < m, expected[i] == actual[j] {
+                lines.append("  \(expected[i])")
+                i += 1
+                j += 1
+            } else if j < m, i == n || lengths[i][j + 1] >= lengths[i + 1][j] {
+                lines.append("+ \(actual[j])")
+                j += 1
+            } else {
+                lines.append("− \(expected[i])")
+                i += 1
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
