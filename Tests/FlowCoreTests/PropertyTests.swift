@@ -1,0 +1,70 @@
+import FlowCore
+import Foundation
+import PropertyBased
+import Testing
+
+/// Random steps and visits through the demo-like app; after every operation the tree keeps the
+/// invariants (rules 8, 11, 12) and survives encoding (13); at the end, replay rebuilds it (13).
+@Suite("Random navigation keeps the tree valid")
+struct PropertyTests {
+    static let steps: [TestStep] = [
+        .dashboardIsRequired, .onboardingIsRequired, .onboardingIsComplete, .logoutIsRequired, .loginIsRequired,
+        .userIsLoggedIn(name: "Ada"), .apiKeyIsFilledIn(apiKey: "k"), .moviesAreRequired, .movieIsPicked(withId: 1),
+        .movieIsPicked(withId: 2), .castIsPicked(withId: 3), .settingsAreRequired, .settingsAreComplete, .aboutIsRequired,
+        .unauthorized, .trendingsAreRequired, .castListAreRequired, .alert(message: "hi"), .noop, .twoForwards, .refuseMe,
+    ]
+
+    @Test("rules 8, 11, 12 and 13 after every random step and visit")
+    func randomNavigation() async {
+        await propertyCheck(count: 150, input: Gen.int(in: 0...1_000_000).array(of: 1...40)) { choices in
+            let app = try MoviesLikeApp.app(onboarded: choices[0].isMultiple(of: 2))
+            let coordinator = Coordinator(app: app)
+            var (tree, start) = try await coordinator.start()
+            var history = [start]
+            var everID = Set(tree.flows.map(\.id)).union(tree.pages.map(\.id))
+            for choice in choices {
+                let pages = tree.pages
+                let previousNext = tree.nextNodeID
+                let navigation: Navigation<TestStep>
+                if choice % 3 == 0 {
+                    navigation = try coordinator.visit(pages[choice / 3 % pages.count].id, in: &tree)
+                } else {
+                    let step = Self.steps[choice / 3 % Self.steps.count]
+                    let from: NodeID? = choice % 7 == 0 ? nil : choice % 11 == 0 ? NodeID(rawValue: choice % 40 + 1) : pages[choice / 5 % pages.count].id
+                    navigation = try await coordinator.apply(step, from: from, to: &tree)
+                }
+                history.append(navigation)
+                // Rule 12: valid, exactly one top page with a derived URL.
+                try tree.validate(app)
+                let top = try #require(tree.top)
+                #expect(top.url == top.page.path)
+                // Rule 8: no flow without pages (validate checks it) — and no ended flow left behind.
+                let emptyFlows = tree.flows.dropFirst().filter { !$0.hasPagesForTests }
+                #expect(emptyFlows.isEmpty)
+                // Rule 11: ids unique (validate), never reused: new ids are all above the previous counter.
+                let ids = Set(tree.flows.map(\.id)).union(tree.pages.map(\.id))
+                let new = ids.subtracting(everID)
+                let reused = new.filter { $0.rawValue < previousNext }
+                #expect(reused.isEmpty)
+                everID.formUnion(ids)
+                // Rule 13: encoding round trip.
+                #expect(try TreeCoding.roundTrip(tree) == tree)
+            }
+            #expect(try await coordinator.replay(history) == tree)
+        }
+    }
+}
+
+extension FlowNode where Step == TestStep {
+    /// Whether a page lies below this flow (rule 8), seen from the outside.
+    var hasPagesForTests: Bool {
+        if case .page? = presented { return true }
+        if case .flow(let flow)? = presented, flow.hasPagesForTests { return true }
+        return children.contains { child in
+            switch child {
+            case .page: true
+            case .flow(let flow): flow.hasPagesForTests
+            }
+        }
+    }
+}
