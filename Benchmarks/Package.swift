@@ -17,6 +17,10 @@ let package = Package(
             dependencies: [.product(name: "MicroHTTP", package: "FlowServer")]
         ),
         .executableTarget(
+            name: "EngineBench",
+            dependencies: [.product(name: "FlowCore", package: "FlowServer")]
+        ),
+        .executableTarget(
             name: "TemplateBench",
             dependencies: [
                 .product(name: "MustacheTemplates", package: "FlowServer"),

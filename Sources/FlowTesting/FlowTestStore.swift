@@ -27,7 +27,7 @@ public final class FlowTestStore<Step: FlowStep> {
     /// The coordinator under test.
     public let coordinator: Coordinator<Step>
     /// The current tree.
-    public private(set) var tree: NavigationTree<Step>
+    public private(set) var tree: NavigationTree
     /// Every navigation so far, the start first.
     public private(set) var history: [Navigation<Step>]
 
@@ -91,7 +91,7 @@ public final class FlowTestStore<Step: FlowStep> {
                 sourceLocation: sourceLocation)
         }
         do {
-            try tree.validate(coordinator.app)
+            try tree.validate(coordinator.app.registry)
         } catch {
             Issue.record("the tree breaks an invariant: \(error)", sourceLocation: sourceLocation)
         }

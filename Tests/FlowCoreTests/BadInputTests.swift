@@ -10,7 +10,7 @@ struct BadInputTests {
         return try JSONSerialization.jsonObject(with: data) as! [String: Any]
     }
 
-    private func decode(_ object: [String: Any]) throws -> NavigationTree<TestStep> {
+    private func decode(_ object: [String: Any]) throws -> NavigationTree {
         try TreeCoding.decode(try JSONSerialization.data(withJSONObject: object))
     }
 
@@ -65,7 +65,7 @@ struct BadInputTests {
     @Test("decoding without the app in userInfo says how to fix it")
     func missingApp() async throws {
         let data = try JSONSerialization.data(withJSONObject: try await startedJSON())
-        #expect(throws: NavigationError.self) { try JSONDecoder().decode(NavigationTree<TestStep>.self, from: data) }
+        #expect(throws: NavigationError.self) { try JSONDecoder().decode(NavigationTree.self, from: data) }
     }
 
     @Test("visiting an unknown node, or a step from an unknown node")

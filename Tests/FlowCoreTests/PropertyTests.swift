@@ -35,7 +35,7 @@ struct PropertyTests {
                 }
                 history.append(navigation)
                 // Rule 12: valid, exactly one top page with a derived URL.
-                try tree.validate(app)
+                try tree.validate(app.registry)
                 let top = try #require(tree.top)
                 #expect(top.url == top.page.path)
                 // Rule 8: no flow without pages (validate checks it) — and no ended flow left behind.
@@ -55,7 +55,7 @@ struct PropertyTests {
     }
 }
 
-extension FlowNode where Step == TestStep {
+extension FlowNode {
     /// Whether a page lies below this flow (rule 8), seen from the outside.
     var hasPagesForTests: Bool {
         if case .page? = presented { return true }

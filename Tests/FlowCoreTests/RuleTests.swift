@@ -350,7 +350,7 @@ struct RuleTests {
         let store = try await startedStore()
         #expect(store.tree.top?.id == 6)
         #expect(store.tree.pages.allSatisfy { $0.url == $0.page.path })
-        try store.tree.validate(store.coordinator.app)
+        try store.tree.validate(store.coordinator.app.registry)
     }
 
     @Test("rule 13: encoding then decoding gives an equal tree; replaying the history gives an equal tree")
@@ -387,13 +387,13 @@ let treeAfterLogout = startedTree.replacingOccurrences(of: "list#6 /wishlist *",
 
 /// JSON round trips with the app in the decoder's userInfo.
 enum TreeCoding {
-    static func roundTrip(_ tree: NavigationTree<TestStep>) throws -> NavigationTree<TestStep> {
+    static func roundTrip(_ tree: NavigationTree) throws -> NavigationTree {
         try decode(try JSONEncoder().encode(tree))
     }
 
-    static func decode(_ data: Data) throws -> NavigationTree<TestStep> {
+    static func decode(_ data: Data) throws -> NavigationTree {
         let decoder = JSONDecoder()
-        decoder.userInfo[.flowApp] = try MoviesLikeApp.app()
-        return try decoder.decode(NavigationTree<TestStep>.self, from: data)
+        decoder.userInfo[.flowRegistry] = try MoviesLikeApp.app().registry
+        return try decoder.decode(NavigationTree.self, from: data)
     }
 }

@@ -30,11 +30,11 @@ public struct Coordinator<Step: FlowStep>: Sendable {
     ///
     /// - Throws: ``NavigationError`` when the root shows no page afterwards, or a flow
     ///   contributes something invalid.
-    public func start() async throws(NavigationError) -> (tree: NavigationTree<Step>, navigation: Navigation<Step>) {
+    public func start() async throws(NavigationError) -> (tree: NavigationTree, navigation: Navigation<Step>) {
         try await start(recorded: nil)
     }
 
-    private func start(recorded: [StepAdaptation<Step>]?) async throws(NavigationError) -> (tree: NavigationTree<Step>, navigation: Navigation<Step>) {
+    private func start(recorded: [StepAdaptation<Step>]?) async throws(NavigationError) -> (tree: NavigationTree, navigation: Navigation<Step>) {
         var run = makeRun(NavigationTree(root: app.root), recorded: recorded)
         run.actions.append(.flow(.startFlow, run.tree.root.id, app.root.name))
         for step in app.initialSteps { run.enqueue(step, for: run.tree.root.id) }
@@ -54,12 +54,12 @@ public struct Coordinator<Step: FlowStep>: Sendable {
     /// allowed steps after dismissal: then its flow navigates the step if it still exists.
     ///
     /// `tree` is changed only when the navigation succeeds.
-    public func apply(_ step: Step, from: NodeID? = nil, to tree: inout NavigationTree<Step>) async throws(NavigationError) -> Navigation<Step> {
+    public func apply(_ step: Step, from: NodeID? = nil, to tree: inout NavigationTree) async throws(NavigationError) -> Navigation<Step> {
         try await apply(step, from: from, to: &tree, recorded: nil)
     }
 
     private func apply(
-        _ step: Step, from: NodeID?, to tree: inout NavigationTree<Step>, recorded: [StepAdaptation<Step>]?
+        _ step: Step, from: NodeID?, to tree: inout NavigationTree, recorded: [StepAdaptation<Step>]?
     ) async throws(NavigationError) -> Navigation<Step> {
         let trigger = Navigation<Step>.Trigger.step(step, from: from)
         var run = makeRun(tree, recorded: recorded)
@@ -100,7 +100,7 @@ public struct Coordinator<Step: FlowStep>: Sendable {
     /// dismisses what is presented over it; flows left without pages end.
     ///
     /// - Throws: ``NavigationError`` when the page is not in the tree.
-    public func visit(_ page: NodeID, in tree: inout NavigationTree<Step>) throws(NavigationError) -> Navigation<Step> {
+    public func visit(_ page: NodeID, in tree: inout NavigationTree) throws(NavigationError) -> Navigation<Step> {
         guard tree.page(page) != nil else { throw .unknownNode(page) }
         var run = makeRun(tree, recorded: nil)
         try run.unwind(to: page)
@@ -114,7 +114,7 @@ public struct Coordinator<Step: FlowStep>: Sendable {
     /// `adapt` again (its recorded decisions are reused) and without notifying observers (a
     /// replay is a reconstruction, not new navigation). Gives the tree the live navigations
     /// produced.
-    public func replay(_ history: [Navigation<Step>]) async throws(NavigationError) -> NavigationTree<Step> {
+    public func replay(_ history: [Navigation<Step>]) async throws(NavigationError) -> NavigationTree {
         guard let first = history.first, first.trigger == .start else {
             throw .invalidTree("a replayed history begins with the start navigation")
         }
@@ -123,7 +123,7 @@ public struct Coordinator<Step: FlowStep>: Sendable {
         return try await quiet.rebuild(first: first, rest: history.dropFirst())
     }
 
-    private func rebuild(first: Navigation<Step>, rest: ArraySlice<Navigation<Step>>) async throws(NavigationError) -> NavigationTree<Step> {
+    private func rebuild(first: Navigation<Step>, rest: ArraySlice<Navigation<Step>>) async throws(NavigationError) -> NavigationTree {
         var tree = try await start(recorded: first.steps.map(\.adaptation)).tree
         for navigation in rest {
             switch navigation.trigger {
@@ -138,7 +138,7 @@ public struct Coordinator<Step: FlowStep>: Sendable {
         return tree
     }
 
-    private func makeRun(_ tree: NavigationTree<Step>, recorded: [StepAdaptation<Step>]?) -> NavigationRun<Step> {
+    private func makeRun(_ tree: NavigationTree, recorded: [StepAdaptation<Step>]?) -> NavigationRun<Step> {
         NavigationRun(app: app, context: context, observers: observers, limit: navigationLimit, tree: tree, recorded: recorded)
     }
 

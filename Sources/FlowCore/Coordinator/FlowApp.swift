@@ -9,11 +9,13 @@
 /// ```
 public struct FlowApp<Step: FlowStep>: Sendable {
     /// The root flow, as the app starts it.
-    public let root: AnyFlow<Step>
+    public let root: AnyFlow
     /// The root's initial steps.
     public let initialSteps: [Step]
-    let flowTypes: [String: any Flow<Step>.Type]
-    let pageTypes: [String: any Page.Type]
+    /// The flow and page types by name, for checking contributions and decoding trees.
+    public let registry: FlowRegistry
+    /// For each flow type, by name: its `adapt` and `navigate` on a stored flow value.
+    let navigators: [String: FlowNavigator<Step>]
 
     /// An app definition.
     ///
@@ -22,20 +24,45 @@ public struct FlowApp<Step: FlowStep>: Sendable {
     public init(root: some Flow<Step>, stepper: some Stepper<Step>, flows: [any Flow<Step>.Type], pages: [any Page.Type]) throws(NavigationError) {
         self.root = AnyFlow(root)
         initialSteps = stepper.initialSteps
-        var flowTypes: [String: any Flow<Step>.Type] = [:]
+        var flowTypes: [String: any FlowState.Type] = [:]
+        var navigators: [String: FlowNavigator<Step>] = [:]
         for type in flows {
             guard flowTypes.updateValue(type, forKey: type.name) == nil else { throw .duplicateName(type.name) }
+            navigators[type.name] = FlowNavigator(type)
         }
+        self.navigators = navigators
         var pageTypes: [String: any Page.Type] = [:]
         for type in pages {
             guard pageTypes.updateValue(type, forKey: type.name) == nil else { throw .duplicateName(type.name) }
         }
         guard flowTypes[self.root.name] != nil else { throw .unknownFlow(self.root.name) }
-        self.flowTypes = flowTypes
-        self.pageTypes = pageTypes
+        registry = FlowRegistry(flowTypes: flowTypes, pageTypes: pageTypes)
     }
+}
 
-    func check(_ flow: AnyFlow<Step>) throws(NavigationError) {
+/// Navigates stored flow values of one flow type: the type is known when the app registers it,
+/// so a navigation needs no cast to a parameterized protocol, only to this concrete type.
+struct FlowNavigator<Step: FlowStep>: Sendable {
+    let adapt: @Sendable (any FlowState, Step, FlowContext) async -> StepAdaptation<Step>
+    let navigate: @Sendable (inout any FlowState, Step, FlowContext) -> FlowContributors<Step>
+
+    init<F: Flow<Step>>(_ type: F.Type) {
+        adapt = { state, step, context in await (state as! F).adapt(step, context: context) }
+        navigate = { state, step, context in
+            var flow = state as! F
+            defer { state = flow }
+            return flow.navigate(to: step, context: context)
+        }
+    }
+}
+
+/// The flow and page types of an app by their registered names. Decoders find it in
+/// `userInfo[.flowRegistry]`.
+public struct FlowRegistry: Sendable {
+    let flowTypes: [String: any FlowState.Type]
+    let pageTypes: [String: any Page.Type]
+
+    func check(_ flow: AnyFlow) throws(NavigationError) {
         guard flowTypes[flow.name] != nil else { throw .unknownFlow(flow.name) }
     }
 

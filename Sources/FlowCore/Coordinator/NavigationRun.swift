@@ -17,7 +17,7 @@ struct NavigationRun<Step: FlowStep> {
     let context: FlowContext
     let observers: [any NavigationObserver<Step>]
     let limit: Int
-    var tree: NavigationTree<Step>
+    var tree: NavigationTree
     var actions: [NavigationAction] = []
     var steps: [NavigatedStep<Step>] = []
     private var queue: [(flow: NodeID, step: Step)] = []
@@ -27,7 +27,7 @@ struct NavigationRun<Step: FlowStep> {
     private var recordedIndex = 0
 
     init(app: FlowApp<Step>, context: FlowContext, observers: [any NavigationObserver<Step>], limit: Int,
-         tree: NavigationTree<Step>, recorded: [StepAdaptation<Step>]?) {
+         tree: NavigationTree, recorded: [StepAdaptation<Step>]?) {
         self.app = app
         self.context = context
         self.observers = observers
@@ -49,8 +49,10 @@ struct NavigationRun<Step: FlowStep> {
 
     /// `adapt`, then `navigate`, then the contributors of flow `id` for `step`.
     mutating func navigate(_ step: Step, by id: NodeID) async throws(NavigationError) -> Result {
-        guard var flow = tree.flow(id)?.flow else { return .gone }
-        guard steps.count < limit else { throw .navigationLoop(limit: limit, flow: flow.name) }
+        guard var state = tree.flow(id)?.flow.base else { return .gone }
+        let name = type(of: state).name
+        guard steps.count < limit else { throw .navigationLoop(limit: limit, flow: name) }
+        guard let navigator = app.navigators[name] else { throw .unknownFlow(name) }
         let adaptation: StepAdaptation<Step>
         if let recorded {
             guard recordedIndex < recorded.count else {
@@ -59,21 +61,17 @@ struct NavigationRun<Step: FlowStep> {
             adaptation = recorded[recordedIndex]
             recordedIndex += 1
         } else {
-            adaptation = await flow.adapt(step, context: context)
+            adaptation = await navigator.adapt(state, step, context)
         }
-        steps.append(NavigatedStep(flow: id, flowName: flow.name, step: step, adaptation: adaptation))
+        steps.append(NavigatedStep(flow: id, flowName: name, step: step, adaptation: adaptation))
         guard case .step(let adapted) = adaptation else { return .refused }
-        let reference = FlowReference(node: id, name: flow.name)
+        let reference = FlowReference(node: id, name: name)
         for observer in observers { observer.willNavigate(flow: reference, step: adapted) }
-        let contributors = flow.navigate(to: adapted, context: context)
-        store(flow, in: id)
+        let contributors = navigator.navigate(&state, adapted, context)
+        tree.modifyFlow(id) { $0.flow.base = state }
         for observer in observers { observer.didNavigate(flow: reference, step: adapted) }
         guard try apply(contributors, of: id) else { return .notHandled }
         return .handled(adapted: adapted == step ? nil : adapted)
-    }
-
-    private mutating func store(_ flow: AnyFlow<Step>, in id: NodeID) {
-        tree.modifyFlow(id) { $0.flow = flow }
     }
 
     /// Applies what a flow returned; `false` for `.none`.
@@ -100,7 +98,7 @@ struct NavigationRun<Step: FlowStep> {
         let name = node.flow.name
         switch contributor.effect {
         case .push(let page):
-            try app.check(page)
+            try app.registry.check(page)
             switch node.container {
             case .tabs:
                 throw .invalidContribution(flow: name, "a tabs flow holds flows, not pages: push in a tab's flow")
@@ -118,20 +116,20 @@ struct NavigationRun<Step: FlowStep> {
             guard !pages.isEmpty, pages.count <= maximum else {
                 throw .invalidContribution(flow: name, "a \(node.container.rawValue) flow holds 1...\(maximum == Int.max ? "n" : String(maximum)) pages, got \(pages.count)")
             }
-            for page in pages { try app.check(page) }
+            for page in pages { try app.registry.check(page) }
             removeChildren(of: id, from: 0)
             for page in pages { addPage(page, to: id, contributor) }
         case .presentPage(let page):
-            try app.check(page)
+            try app.registry.check(page)
             dismissPresented(of: id)
             let pageNode = makePage(page, contributor)
             tree.modifyFlow(id) { $0.presented = .page(pageNode) }
             actions.append(.page(.present, pageNode.id, page.name))
             enqueueInitialSteps(of: contributor, for: id)
         case .presentFlow(let flow):
-            try app.check(flow)
+            try app.registry.check(flow)
             dismissPresented(of: id)
-            let child = FlowNode<Step>(id: tree.makeID(), flow: flow)
+            let child = FlowNode(id: tree.makeID(), flow: flow)
             tree.modifyFlow(id) { $0.presented = .flow(child) }
             actions.append(.flow(.startFlow, child.id, flow.name))
             actions.append(.flow(.present, child.id, flow.name))
@@ -140,17 +138,17 @@ struct NavigationRun<Step: FlowStep> {
             guard node.container == .single else {
                 throw .invalidContribution(flow: name, "only a single flow shows a child flow in its slot; present it instead")
             }
-            try app.check(flow)
+            try app.registry.check(flow)
             removeChildren(of: id, from: 0)
             startChild(flow, of: id, contributor) { $0.children.append(.flow($1)) }
         case .tab(let flow):
             guard node.container == .tabs else {
                 throw .invalidContribution(flow: name, "only a tabs flow has tabs")
             }
-            try app.check(flow)
+            try app.registry.check(flow)
             startChild(flow, of: id, contributor) { $0.children.append(.flow($1)) }
         case .embed(let flow):
-            try app.check(flow)
+            try app.registry.check(flow)
             guard case .page(let host)? = node.children.last else {
                 throw .invalidContribution(flow: name, "embed needs a page to embed into: push or set one first")
             }
@@ -184,7 +182,7 @@ struct NavigationRun<Step: FlowStep> {
         }
     }
 
-    private mutating func makePage(_ page: AnyPage, _ contributor: FlowContributor<Step>) -> PageNode<Step> {
+    private mutating func makePage(_ page: AnyPage, _ contributor: FlowContributor<Step>) -> PageNode {
         PageNode(
             id: tree.makeID(), page: page, allowStepWhenNotPresented: contributor.allowStepWhenNotPresented,
             allowStepWhenDismissed: contributor.allowStepWhenDismissed || type(of: page.base).allowsStepsWhenDismissed,
@@ -199,10 +197,10 @@ struct NavigationRun<Step: FlowStep> {
     }
 
     private mutating func startChild(
-        _ flow: AnyFlow<Step>, of id: NodeID, _ contributor: FlowContributor<Step>,
-        attach: (inout FlowNode<Step>, FlowNode<Step>) -> Void
+        _ flow: AnyFlow, of id: NodeID, _ contributor: FlowContributor<Step>,
+        attach: (inout FlowNode, FlowNode) -> Void
     ) {
-        let child = FlowNode<Step>(id: tree.makeID(), flow: flow)
+        let child = FlowNode(id: tree.makeID(), flow: flow)
         tree.modifyFlow(id) { attach(&$0, child) }
         actions.append(.flow(.startFlow, child.id, flow.name))
         enqueueInitialSteps(of: contributor, for: child.id)
@@ -213,7 +211,7 @@ struct NavigationRun<Step: FlowStep> {
     }
 
     mutating func select(tab index: Int, of id: NodeID) {
-        let selected: TreeNode<Step>? = tree.modifyFlow(id) { flow in
+        let selected: TreeNode? = tree.modifyFlow(id) { flow in
             guard flow.selected != index else { return nil }
             flow.selected = index
             return flow.children[index]
@@ -250,7 +248,7 @@ struct NavigationRun<Step: FlowStep> {
         case .presented:
             dismissPresented(of: last.flow)
         case .child(let index):
-            let removed: FlowNode<Step>? = tree.modifyFlow(last.flow) { parent in
+            let removed: FlowNode? = tree.modifyFlow(last.flow) { parent in
                 switch parent.children[index] {
                 case .flow(let flow) where flow.id == id:
                     _ = parent.removeChild(at: index)
@@ -268,7 +266,7 @@ struct NavigationRun<Step: FlowStep> {
         }
     }
 
-    private mutating func recordRemoval(_ node: TreeNode<Step>, owner: NodeID) {
+    private mutating func recordRemoval(_ node: TreeNode, owner: NodeID) {
         switch node {
         case .page(let page):
             actions.append(.page(.pop, page.id, page.page.name))
@@ -280,7 +278,7 @@ struct NavigationRun<Step: FlowStep> {
     }
 
     /// Records `endFlow` for `flow` and every flow below it, the deepest first.
-    private mutating func recordEnd(of flow: FlowNode<Step>) {
+    private mutating func recordEnd(of flow: FlowNode) {
         for child in flow.children {
             switch child {
             case .flow(let nested): recordEnd(of: nested)
@@ -295,10 +293,10 @@ struct NavigationRun<Step: FlowStep> {
         actions.append(.flow(.endFlow, flow.id, flow.flow.name))
     }
 
-    private mutating func rememberDismissal(of page: PageNode<Step>, owner: NodeID) {
+    private mutating func rememberDismissal(of page: PageNode, owner: NodeID) {
         guard page.allowStepWhenDismissed else { return }
         tree.dismissedPages.append(DismissedPage(node: page.id, page: page.page.name, flow: owner))
-        if tree.dismissedPages.count > NavigationTree<Step>.dismissedPagesLimit { tree.dismissedPages.removeFirst() }
+        if tree.dismissedPages.count > NavigationTree.dismissedPagesLimit { tree.dismissedPages.removeFirst() }
     }
 
     // MARK: Visiting and pruning
@@ -321,6 +319,7 @@ struct NavigationRun<Step: FlowStep> {
 
     /// Ends every flow left without pages, with its subtree (rule 8); the root stays.
     mutating func prune() {
+        guard tree.root.containsEmptyFlow else { return }
         while let empty = tree.flows.dropFirst().first(where: { !$0.hasPages }) {
             removeFlow(empty.id)
         }

@@ -1,10 +1,10 @@
 /// A flow of any registered type, as the tree stores it.
-public struct AnyFlow<Step: FlowStep>: Sendable, Hashable, CustomStringConvertible {
+public struct AnyFlow: Sendable, Hashable, CustomStringConvertible {
     /// The flow value (its state).
-    public private(set) var base: any Flow<Step>
+    public internal(set) var base: any FlowState
 
     /// Wraps a flow.
-    public init(_ flow: some Flow<Step>) { base = flow }
+    public init(_ flow: some FlowState) { base = flow }
 
     /// The registered name of the flow's type.
     public var name: String { type(of: base).name }
@@ -12,17 +12,6 @@ public struct AnyFlow<Step: FlowStep>: Sendable, Hashable, CustomStringConvertib
     public var container: ContainerKind { type(of: base).container }
 
     public var description: String { "\(name)(\(base))" }
-
-    mutating func navigate(to step: Step, context: FlowContext) -> FlowContributors<Step> {
-        func run<F: Flow<Step>>(_ flow: inout F) -> FlowContributors<Step> {
-            flow.navigate(to: step, context: context)
-        }
-        return run(&base)
-    }
-
-    func adapt(_ step: Step, context: FlowContext) async -> StepAdaptation<Step> {
-        await base.adapt(step, context: context)
-    }
 
     public static func == (lhs: AnyFlow, rhs: AnyFlow) -> Bool {
         AnyHashable(lhs.base) == AnyHashable(rhs.base)

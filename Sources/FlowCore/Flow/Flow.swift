@@ -36,13 +36,9 @@ public enum ContainerKind: String, Codable, Sendable, CaseIterable {
 /// and may replace or refuse it (RxFlow's `adapt(step:)`). It only decides: it cannot change the
 /// flow's state (do that in `navigate`), and its decision is recorded, so replaying a history
 /// rebuilds the same tree even when the decision depended on services or time.
-public protocol Flow<Step>: Codable, Sendable, Hashable {
+public protocol Flow<Step>: FlowState {
     /// The app's step type.
     associatedtype Step: FlowStep
-    /// The name the flow is registered under (kept in encoded trees; never change it).
-    static var name: String { get }
-    /// The container the flow manages.
-    static var container: ContainerKind { get }
     /// Where `step` leads: pages to show, child flows to start, steps to forward.
     mutating func navigate(to step: Step, context: FlowContext) -> FlowContributors<Step>
     /// The step to navigate instead of `step`, or a refusal. Runs before every navigation.
@@ -52,6 +48,15 @@ public protocol Flow<Step>: Codable, Sendable, Hashable {
 extension Flow {
     /// By default a flow navigates every step as it is.
     public func adapt(_ step: Step, context: FlowContext) async -> StepAdaptation<Step> { .step(step) }
+}
+
+/// What the tree stores of a flow: its registered name, its container, and its `Codable` state
+/// (the flow value itself). ``Flow`` adds the navigation.
+public protocol FlowState: Codable, Sendable, Hashable {
+    /// The name the flow is registered under (kept in encoded trees; never change it).
+    static var name: String { get }
+    /// The container the flow manages.
+    static var container: ContainerKind { get }
 }
 
 /// What `adapt` decided.

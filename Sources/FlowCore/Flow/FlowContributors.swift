@@ -30,10 +30,10 @@ public struct FlowContributor<Step: FlowStep>: Sendable {
         case push(AnyPage)
         case set([AnyPage])
         case presentPage(AnyPage)
-        case presentFlow(AnyFlow<Step>)
-        case show(AnyFlow<Step>)
-        case tab(AnyFlow<Step>)
-        case embed(AnyFlow<Step>)
+        case presentFlow(AnyFlow)
+        case show(AnyFlow)
+        case tab(AnyFlow)
+        case embed(AnyFlow)
         case pop
         case popTo(pageName: String)
         case popToRoot

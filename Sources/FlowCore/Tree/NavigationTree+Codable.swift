@@ -1,15 +1,17 @@
 extension CodingUserInfoKey {
-    /// Where decoders find the ``FlowApp`` that knows the flow and page types by name:
-    /// `decoder.userInfo[.flowApp] = app`.
-    public static let flowApp = CodingUserInfoKey(rawValue: "FlowCore.FlowApp")!
+    /// Where decoders find the ``FlowRegistry`` that knows the flow and page types by name:
+    /// `decoder.userInfo[.flowRegistry] = app.registry`.
+    public static let flowRegistry = CodingUserInfoKey(rawValue: "FlowCore.FlowRegistry")!
 }
 
 extension Decoder {
-    func flowApp<Step: FlowStep>(_ step: Step.Type) throws(NavigationError) -> FlowApp<Step> {
-        guard let app = userInfo[.flowApp] as? FlowApp<Step> else {
-            throw .invalidTree("decode trees with their FlowApp in the decoder's userInfo[.flowApp]")
+    var flowRegistry: FlowRegistry {
+        get throws(NavigationError) {
+            guard let registry = userInfo[.flowRegistry] as? FlowRegistry else {
+                throw .invalidTree("decode trees with their app's registry in the decoder's userInfo[.flowRegistry]")
+            }
+            return registry
         }
-        return app
     }
 }
 
@@ -18,12 +20,12 @@ extension NavigationTree: Codable {
     private enum CodingKeys: String, CodingKey { case nextNode, root, dismissed }
 
     public init(from decoder: any Decoder) throws {
-        let app = try decoder.flowApp(Step.self)
+        let registry = try decoder.flowRegistry
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        root = try container.decode(FlowNode<Step>.self, forKey: .root)
+        root = try container.decode(FlowNode.self, forKey: .root)
         nextNodeID = try container.decode(Int.self, forKey: .nextNode)
         dismissedPages = try container.decodeIfPresent([DismissedPage].self, forKey: .dismissed) ?? []
-        try validate(app)
+        try validate(registry)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -39,18 +41,18 @@ extension FlowNode: Codable {
     private enum CodingKeys: String, CodingKey { case node, flow, state, children, selected, presented }
 
     public init(from decoder: any Decoder) throws {
-        let app = try decoder.flowApp(Step.self)
+        let registry = try decoder.flowRegistry
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let name = try container.decode(String.self, forKey: .flow)
-        guard let type = app.flowTypes[name] else { throw NavigationError.unknownFlow(name) }
-        func decodeState<F: Flow<Step>>(_ type: F.Type) throws -> AnyFlow<Step> {
+        guard let type = registry.flowTypes[name] else { throw NavigationError.unknownFlow(name) }
+        func decodeState<F: FlowState>(_ type: F.Type) throws -> AnyFlow {
             AnyFlow(try container.decode(F.self, forKey: .state))
         }
         id = try container.decode(NodeID.self, forKey: .node)
         flow = try decodeState(type)
-        children = try container.decode([TreeNode<Step>].self, forKey: .children)
+        children = try container.decode([TreeNode].self, forKey: .children)
         selected = try container.decodeIfPresent(Int.self, forKey: .selected) ?? 0
-        presented = try container.decodeIfPresent(TreeNode<Step>.self, forKey: .presented)
+        presented = try container.decodeIfPresent(TreeNode.self, forKey: .presented)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -70,16 +72,16 @@ extension PageNode: Codable {
     private enum CodingKeys: String, CodingKey { case node, page, params, embedded, allowNotPresented, allowDismissed }
 
     public init(from decoder: any Decoder) throws {
-        let app = try decoder.flowApp(Step.self)
+        let registry = try decoder.flowRegistry
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let name = try container.decode(String.self, forKey: .page)
-        guard let type = app.pageTypes[name] else { throw NavigationError.unknownPage(name) }
+        guard let type = registry.pageTypes[name] else { throw NavigationError.unknownPage(name) }
         func decodeParams<P: Page>(_ type: P.Type) throws -> AnyPage {
             AnyPage(try container.decode(P.self, forKey: .params))
         }
         id = try container.decode(NodeID.self, forKey: .node)
         page = try decodeParams(type)
-        embedded = try container.decodeIfPresent([FlowNode<Step>].self, forKey: .embedded) ?? []
+        embedded = try container.decodeIfPresent([FlowNode].self, forKey: .embedded) ?? []
         allowStepWhenNotPresented = try container.decodeIfPresent(Bool.self, forKey: .allowNotPresented) ?? false
         allowStepWhenDismissed = try container.decodeIfPresent(Bool.self, forKey: .allowDismissed) ?? false
     }
@@ -112,5 +114,18 @@ extension TreeNode: Codable {
         case .page(let page): try page.encode(to: encoder)
         case .flow(let flow): try flow.encode(to: encoder)
         }
+    }
+}
+
+extension NavigationTree {
+    /// The tree as compact JSON (what stores keep), written by ``TreeJSONEncoder``.
+    public func jsonBytes() throws -> [UInt8] { try TreeJSONEncoder().encode(self) }
+
+    /// A tree read back from ``jsonBytes()`` (or any JSON encoding of it), validated.
+    ///
+    /// - Throws: ``NavigationError`` for unknown flows or pages and broken invariants;
+    ///   `DecodingError` for malformed JSON.
+    public init(json: [UInt8], registry: FlowRegistry) throws {
+        self = try TreeJSONDecoder(userInfo: [.flowRegistry: registry]).decode(NavigationTree.self, from: json)
     }
 }

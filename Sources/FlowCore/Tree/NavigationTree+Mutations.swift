@@ -1,6 +1,6 @@
 extension FlowNode {
     /// Runs `body` on the flow `target` of this subtree; `nil` when it is not here.
-    mutating func modify<R>(_ target: NodeID, _ body: (inout FlowNode<Step>) -> R) -> R? {
+    mutating func modify<R>(_ target: NodeID, _ body: (inout FlowNode) -> R) -> R? {
         if id == target { return body(&self) }
         for index in children.indices {
             if let result = children[index].modify(target, body) { return result }
@@ -10,7 +10,7 @@ extension FlowNode {
     }
 
     /// Removes and returns the children from `index` on, the topmost first.
-    mutating func removeChildren(from index: Int) -> [TreeNode<Step>] {
+    mutating func removeChildren(from index: Int) -> [TreeNode] {
         guard index < children.count else { return [] }
         let removed = Array(children[index...].reversed())
         children.removeSubrange(index...)
@@ -19,7 +19,7 @@ extension FlowNode {
     }
 
     /// Removes and returns the child at `index`, keeping the selected tab where it was.
-    mutating func removeChild(at index: Int) -> TreeNode<Step> {
+    mutating func removeChild(at index: Int) -> TreeNode {
         let removed = children.remove(at: index)
         if container == .tabs {
             if index < selected { selected -= 1 }
@@ -29,14 +29,14 @@ extension FlowNode {
     }
 
     /// Removes and returns the presented node.
-    mutating func takePresented() -> TreeNode<Step>? {
+    mutating func takePresented() -> TreeNode? {
         defer { presented = nil }
         return presented
     }
 }
 
 extension TreeNode {
-    mutating func modify<R>(_ target: NodeID, _ body: (inout FlowNode<Step>) -> R) -> R? {
+    mutating func modify<R>(_ target: NodeID, _ body: (inout FlowNode) -> R) -> R? {
         switch self {
         case .flow(var flow):
             guard let result = flow.modify(target, body) else { return nil }
@@ -57,7 +57,7 @@ extension TreeNode {
 extension NavigationTree {
     /// Runs `body` on flow `id`; `nil` when the flow is not in the tree.
     @discardableResult
-    mutating func modifyFlow<R>(_ id: NodeID, _ body: (inout FlowNode<Step>) -> R) -> R? {
+    mutating func modifyFlow<R>(_ id: NodeID, _ body: (inout FlowNode) -> R) -> R? {
         root.modify(id, body)
     }
 }

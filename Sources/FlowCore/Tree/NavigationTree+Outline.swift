@@ -15,13 +15,13 @@ extension NavigationTree {
     public var outline: String {
         var lines: [String] = []
         let topID = top?.id
-        func flowLine(_ flow: FlowNode<Step>, indent: String, prefix: String) {
+        func flowLine(_ flow: FlowNode, indent: String, prefix: String) {
             let selection = flow.container == .tabs ? " selected=\(flow.selected)" : ""
             lines.append("\(indent)\(prefix)\(flow.flow.name)#\(flow.id) \(flow.container.rawValue)\(selection)")
             for child in flow.children { nodeLines(child, indent: indent + "  ", prefix: "") }
             if let presented = flow.presented { nodeLines(presented, indent: indent + "  ", prefix: "presented ") }
         }
-        func nodeLines(_ node: TreeNode<Step>, indent: String, prefix: String) {
+        func nodeLines(_ node: TreeNode, indent: String, prefix: String) {
             switch node {
             case .flow(let flow):
                 flowLine(flow, indent: indent, prefix: prefix)

@@ -9,7 +9,7 @@ enum Attachment: Hashable, Sendable {
 
 extension FlowNode {
     /// The page this flow shows on top: what it presents, else its container's visible page.
-    var topPage: PageNode<Step>? {
+    var topPage: PageNode? {
         if let presented {
             switch presented {
             case .page(let page): return page
@@ -80,8 +80,50 @@ extension FlowNode {
         return nil
     }
 
+    func findFlow(_ target: NodeID) -> FlowNode? {
+        if id == target { return self }
+        for child in children {
+            switch child {
+            case .flow(let flow): if let found = flow.findFlow(target) { return found }
+            case .page(let page): for flow in page.embedded { if let found = flow.findFlow(target) { return found } }
+            }
+        }
+        switch presented {
+        case .flow(let flow)?: return flow.findFlow(target)
+        case .page(let page)?:
+            for flow in page.embedded { if let found = flow.findFlow(target) { return found } }
+            return nil
+        case nil: return nil
+        }
+    }
+
+    func findPage(_ target: NodeID) -> PageNode? {
+        func search(_ node: TreeNode) -> PageNode? {
+            switch node {
+            case .flow(let flow): return flow.findPage(target)
+            case .page(let page):
+                if page.id == target { return page }
+                for flow in page.embedded { if let found = flow.findPage(target) { return found } }
+                return nil
+            }
+        }
+        for child in children { if let found = search(child) { return found } }
+        return presented.flatMap(search)
+    }
+
+    /// Whether a flow below this one (not this one) has no pages.
+    var containsEmptyFlow: Bool {
+        func check(_ node: TreeNode) -> Bool {
+            switch node {
+            case .flow(let flow): !flow.hasPages || flow.containsEmptyFlow
+            case .page(let page): page.embedded.contains { !$0.hasPages || $0.containsEmptyFlow }
+            }
+        }
+        return children.contains(where: check) || (presented.map(check) ?? false)
+    }
+
     /// Every node of the subtree, depth first, with the flow that holds it.
-    func forEachNode(parent: NodeID?, _ body: (TreeNode<Step>, NodeID?) -> Void) {
+    func forEachNode(parent: NodeID?, _ body: (TreeNode, NodeID?) -> Void) {
         body(.flow(self), parent)
         for child in children { child.forEachNode(parent: id, body) }
         presented?.forEachNode(parent: id, body)
@@ -108,7 +150,7 @@ extension TreeNode {
         }
     }
 
-    func forEachNode(parent: NodeID?, _ body: (TreeNode<Step>, NodeID?) -> Void) {
+    func forEachNode(parent: NodeID?, _ body: (TreeNode, NodeID?) -> Void) {
         switch self {
         case .page(let page):
             body(self, parent)
@@ -122,7 +164,7 @@ extension TreeNode {
 extension NavigationTree {
     /// The page the browser should show: what is presented on top, else the visible page of the
     /// selected tab, the top of the stack, the detail of a split. `nil` only in an invalid tree.
-    public var top: PageNode<Step>? { root.topPage }
+    public var top: PageNode? { root.topPage }
 
     /// Every page that is visible now (see CONTRACT §1).
     public var visiblePages: Set<NodeID> {
@@ -132,35 +174,27 @@ extension NavigationTree {
     }
 
     /// The page with id `id`, if it is in the tree.
-    public func page(_ id: NodeID) -> PageNode<Step>? {
-        var found: PageNode<Step>?
-        forEachNode { node, _ in if case .page(let page) = node, page.id == id { found = page } }
-        return found
-    }
+    public func page(_ id: NodeID) -> PageNode? { root.findPage(id) }
 
     /// The flow with id `id`, if it is in the tree.
-    public func flow(_ id: NodeID) -> FlowNode<Step>? {
-        var found: FlowNode<Step>?
-        forEachNode { node, _ in if case .flow(let flow) = node, flow.id == id { found = flow } }
-        return found
-    }
+    public func flow(_ id: NodeID) -> FlowNode? { root.findFlow(id) }
 
     /// Every page, depth first.
-    public var pages: [PageNode<Step>] {
-        var pages: [PageNode<Step>] = []
+    public var pages: [PageNode] {
+        var pages: [PageNode] = []
         forEachNode { node, _ in if case .page(let page) = node { pages.append(page) } }
         return pages
     }
 
     /// Every flow, depth first, the root first.
-    public var flows: [FlowNode<Step>] {
-        var flows: [FlowNode<Step>] = []
+    public var flows: [FlowNode] {
+        var flows: [FlowNode] = []
         forEachNode { node, _ in if case .flow(let flow) = node { flows.append(flow) } }
         return flows
     }
 
     /// The pages whose URL is `url`: the top first, then visible ones, then the most recent.
-    public func pages(at url: String) -> [PageNode<Step>] {
+    public func pages(at url: String) -> [PageNode] {
         let visible = visiblePages
         let topID = top?.id
         return pages.filter { $0.url == url }.sorted { a, b in
@@ -189,7 +223,7 @@ extension NavigationTree {
 
     func path(to id: NodeID) -> [(flow: NodeID, via: Attachment)]? { root.path(to: id) }
 
-    func forEachNode(_ body: (TreeNode<Step>, NodeID?) -> Void) {
+    func forEachNode(_ body: (TreeNode, NodeID?) -> Void) {
         root.forEachNode(parent: nil, body)
     }
 }

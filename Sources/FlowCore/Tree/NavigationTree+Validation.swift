@@ -5,7 +5,7 @@ extension NavigationTree {
     /// two pages; a single flow: one page or flow); no flow without pages; a top page.
     ///
     /// - Throws: ``NavigationError`` naming the first broken invariant.
-    public func validate(_ app: FlowApp<Step>) throws(NavigationError) {
+    public func validate(_ registry: FlowRegistry) throws(NavigationError) {
         var seen = Set<NodeID>()
         var failure: NavigationError?
         forEachNode { node, parent in
@@ -21,9 +21,9 @@ extension NavigationTree {
             }
             switch node {
             case .page(let page):
-                do throws(NavigationError) { try app.check(page.page) } catch { failure = error }
+                do throws(NavigationError) { try registry.check(page.page) } catch { failure = error }
             case .flow(let flow):
-                do throws(NavigationError) { try app.check(flow.flow) } catch { failure = error }
+                do throws(NavigationError) { try registry.check(flow.flow) } catch { failure = error }
                 if failure == nil { failure = Self.containerProblem(flow, isRoot: parent == nil) }
             }
         }
@@ -31,7 +31,7 @@ extension NavigationTree {
         guard top != nil else { throw .invalidTree("no page is visible") }
     }
 
-    private static func containerProblem(_ flow: FlowNode<Step>, isRoot: Bool) -> NavigationError? {
+    private static func containerProblem(_ flow: FlowNode, isRoot: Bool) -> NavigationError? {
         let name = "flow \(flow.flow.name)#\(flow.id)"
         let pages = flow.children.filter { if case .page = $0 { return true } else { return false } }.count
         let flows = flow.children.count - pages

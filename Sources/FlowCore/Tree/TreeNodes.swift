@@ -1,5 +1,5 @@
 /// A page in the tree.
-public struct PageNode<Step: FlowStep>: Sendable, Hashable {
+public struct PageNode: Sendable, Hashable {
     /// The node's id.
     public let id: NodeID
     /// The page and its params.
@@ -9,30 +9,30 @@ public struct PageNode<Step: FlowStep>: Sendable, Hashable {
     /// Steps from this page still count after it left the tree.
     public internal(set) var allowStepWhenDismissed: Bool
     /// Child flows shown inside this page (`.embed`); they end when the page leaves.
-    public internal(set) var embedded: [FlowNode<Step>]
+    public internal(set) var embedded: [FlowNode]
 
     /// The page's URL path, derived from its params.
     public var url: String { page.path }
 }
 
 /// A flow in the tree: its state, what its container holds, and what it presents.
-public struct FlowNode<Step: FlowStep>: Sendable, Hashable {
+public struct FlowNode: Sendable, Hashable {
     /// The node's id.
     public let id: NodeID
     /// The flow and its state.
-    public internal(set) var flow: AnyFlow<Step>
+    public internal(set) var flow: AnyFlow
     /// Stack: pages, bottom first. Split: master, then detail. Tabs: one flow per tab.
     /// Single: one page or flow.
-    public internal(set) var children: [TreeNode<Step>]
+    public internal(set) var children: [TreeNode]
     /// The selected tab (tabs only; 0 otherwise).
     public internal(set) var selected: Int
     /// What this flow presents modally: a flow or a single page (an alert), at most one.
-    public internal(set) var presented: TreeNode<Step>?
+    public internal(set) var presented: TreeNode?
 
     /// The flow's container kind.
     public var container: ContainerKind { flow.container }
 
-    init(id: NodeID, flow: AnyFlow<Step>) {
+    init(id: NodeID, flow: AnyFlow) {
         self.id = id
         self.flow = flow
         children = []
@@ -42,11 +42,11 @@ public struct FlowNode<Step: FlowStep>: Sendable, Hashable {
 }
 
 /// A page or a flow.
-public indirect enum TreeNode<Step: FlowStep>: Sendable, Hashable {
+public indirect enum TreeNode: Sendable, Hashable {
     /// A page.
-    case page(PageNode<Step>)
+    case page(PageNode)
     /// A flow.
-    case flow(FlowNode<Step>)
+    case flow(FlowNode)
 
     /// The node's id.
     public var id: NodeID {
@@ -75,9 +75,9 @@ public struct DismissedPage: Codable, Sendable, Hashable {
 }
 
 /// A session's coordinator tree: the value that *is* the navigation state.
-public struct NavigationTree<Step: FlowStep>: Sendable, Hashable {
+public struct NavigationTree: Sendable, Hashable {
     /// The app's root flow.
-    public internal(set) var root: FlowNode<Step>
+    public internal(set) var root: FlowNode
     /// The next node id to give out (ids are never reused).
     public internal(set) var nextNodeID: Int
     /// Recently removed pages that allow steps after dismissal (the newest last, at most
@@ -87,7 +87,7 @@ public struct NavigationTree<Step: FlowStep>: Sendable, Hashable {
     /// How many dismissed pages are remembered.
     public static var dismissedPagesLimit: Int { 32 }
 
-    init(root flow: AnyFlow<Step>) {
+    init(root flow: AnyFlow) {
         root = FlowNode(id: NodeID(rawValue: 1), flow: flow)
         nextNodeID = 2
         dismissedPages = []

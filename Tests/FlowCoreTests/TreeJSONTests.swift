@@ -1,0 +1,46 @@
+import FlowCore
+import Foundation
+import Testing
+
+@Suite("Tree JSON coding")
+struct TreeJSONTests {
+    @Test("trees round-trip through our codec and read Foundation's JSON the same")
+    func roundTrips() async throws {
+        let store = try await startedStore(onboarded: false)
+        try await store.send(.userIsLoggedIn(name: "Zoë \"Z\" <z@example.com>\n\u{1F600}"), from: store.top, tree: treeAfterLogin)
+        let registry = store.coordinator.app.registry
+        let ours = try store.tree.jsonBytes()
+        #expect(try NavigationTree(json: ours, registry: registry) == store.tree)
+        let foundation = [UInt8](try JSONEncoder().encode(store.tree))
+        #expect(try NavigationTree(json: foundation, registry: registry) == store.tree)
+        #expect(try TreeCoding.decode(Data(ours)) == store.tree)
+    }
+
+    struct Sample: Codable, Equatable {
+        var text: String
+        var numbers: [Int]
+        var ratio: Double
+        var flag: Bool?
+        var nested: [String: [UInt8]]
+        var big: Int64
+    }
+
+    @Test("values survive: escapes, surrogate pairs, numbers, optionals, nesting")
+    func values() throws {
+        let sample = Sample(text: "tab\t quote\" slash\\ ctrl\u{01} é 😀", numbers: [-1, 0, Int.max], ratio: 0.1,
+                            flag: nil, nested: ["a": [1, 2], "": []], big: Int64.min)
+        let bytes = try TreeJSONEncoder().encode(sample)
+        #expect(try TreeJSONDecoder().decode(Sample.self, from: bytes) == sample)
+        let escaped = Array(#"{"text":"\u00e9\ud83d\ude00\/","numbers":[1e2],"ratio":-2.5E-3,"nested":{},"big":3}"#.utf8)
+        let decoded = try TreeJSONDecoder().decode(Sample.self, from: escaped)
+        #expect(decoded.text == "é😀/" && decoded.numbers == [100] && decoded.ratio == -0.0025)
+    }
+
+    @Test("malformed JSON is refused with a position, never a crash", arguments: [
+        "", "{", "{\"a\":}", "[1,]", "\"\\ud800\"", "\"abc", "{\"a\":1} x", "nul", "1.2.3", "\"\u{01}\"",
+        String(repeating: "[", count: 600) + String(repeating: "]", count: 600),
+    ])
+    func malformed(text: String) {
+        #expect(throws: DecodingError.self) { try TreeJSONDecoder().decode([Int].self, from: Array(text.utf8)) }
+    }
+}
