@@ -23,6 +23,7 @@ cc -O2 -Wall -o .build-bench-bin/fixed-page-c limit/fixed_page.c $(pkg-config --
 rm -f .build/release.yaml .build/*/release/description.json
 swift build -c release --product MicroHTTPFixedPage >/dev/null
 swift build -c release --product TemplateBench >/dev/null
+swift build -c release --product EngineBench >/dev/null
 bin=$(swift build -c release --show-bin-path)
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
@@ -84,6 +85,8 @@ if [ -d ../../shared/notes/bench-page ]; then
 else
     echo "shared/notes/bench-page is missing: template benchmark skipped" | tee "$results/templates.md"
 fi
-cat "$results/http.md" <(echo) "$results/templates.md" > "$results/latest.md"
+echo
+"$bin/EngineBench" | tee "$results/engine.md"
+cat "$results/http.md" <(echo) "$results/templates.md" <(echo) "$results/engine.md" > "$results/latest.md"
 echo
 echo "written to Benchmarks/results/latest.md"
