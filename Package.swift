@@ -31,7 +31,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "FlowCore"),
-        .target(name: "FlowStore", dependencies: ["FlowCore"]),
+        .target(name: "FlowStore"),
         .target(name: "MustacheTemplates"),
         .target(name: "FlowWeb", dependencies: [
             "FlowCore", "FlowStore", "MustacheTemplates", "MicroHTTP",
@@ -46,7 +46,8 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "FlowTesting"]),
+        .testTarget(name: "FlowWebTests", dependencies: ["FlowWeb", "FlowCore", "FlowStore", "FlowTesting", "MicroHTTP", "MustacheTemplates"]),
         .testTarget(name: "FlowServerExecutableTests", dependencies: ["flowserver"]),
         .testTarget(name: "MustacheTemplatesTests", dependencies: ["MustacheTemplates"]),
         .testTarget(name: "FlowCoreTests", dependencies: [

@@ -29,10 +29,10 @@ struct TreeJSONTests {
     func values() throws {
         let sample = Sample(text: "tab\t quote\" slash\\ ctrl\u{01} é 😀", numbers: [-1, 0, Int.max], ratio: 0.1,
                             flag: nil, nested: ["a": [1, 2], "": []], big: Int64.min)
-        let bytes = try TreeJSONEncoder().encode(sample)
-        #expect(try TreeJSONDecoder().decode(Sample.self, from: bytes) == sample)
+        let bytes = try CompactJSONEncoder().encode(sample)
+        #expect(try CompactJSONDecoder().decode(Sample.self, from: bytes) == sample)
         let escaped = Array(#"{"text":"\u00e9\ud83d\ude00\/","numbers":[1e2],"ratio":-2.5E-3,"nested":{},"big":3}"#.utf8)
-        let decoded = try TreeJSONDecoder().decode(Sample.self, from: escaped)
+        let decoded = try CompactJSONDecoder().decode(Sample.self, from: escaped)
         #expect(decoded.text == "é😀/" && decoded.numbers == [100] && decoded.ratio == -0.0025)
     }
 
@@ -41,6 +41,6 @@ struct TreeJSONTests {
         String(repeating: "[", count: 600) + String(repeating: "]", count: 600),
     ])
     func malformed(text: String) {
-        #expect(throws: DecodingError.self) { try TreeJSONDecoder().decode([Int].self, from: Array(text.utf8)) }
+        #expect(throws: DecodingError.self) { try CompactJSONDecoder().decode([Int].self, from: Array(text.utf8)) }
     }
 }

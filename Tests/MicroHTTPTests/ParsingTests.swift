@@ -1,3 +1,4 @@
+import FlowTesting
 import MicroHTTP
 import Testing
 

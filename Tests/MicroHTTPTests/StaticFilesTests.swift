@@ -1,4 +1,5 @@
 import Foundation
+import FlowTesting
 import MicroHTTP
 import Testing
 

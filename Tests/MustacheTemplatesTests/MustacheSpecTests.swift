@@ -45,7 +45,7 @@ enum MustacheSpec {
         struct Test: Decodable {
             var name: String
             var template: String
-            var data: JSONValue
+            var data: JSON
             var partials: [String: String]?
             var expected: String
         }
@@ -54,7 +54,7 @@ enum MustacheSpec {
 }
 
 /// JSON as a template value.
-struct JSONValue: Decodable {
+struct JSON: Decodable {
     var value: TemplateValue
 
     init(from decoder: any Decoder) throws {
@@ -69,10 +69,10 @@ struct JSONValue: Decodable {
             value = .double(number)
         } else if let text = try? container.decode(String.self) {
             value = .string(text)
-        } else if let list = try? container.decode([JSONValue].self) {
+        } else if let list = try? container.decode([JSON].self) {
             value = .list(list.map(\.value))
         } else {
-            value = .object(TemplateObject(try container.decode([String: JSONValue].self).mapValues(\.value)))
+            value = .object(TemplateObject(try container.decode([String: JSON].self).mapValues(\.value)))
         }
     }
 }

@@ -62,6 +62,11 @@ public struct FlowRegistry: Sendable {
     let flowTypes: [String: any FlowState.Type]
     let pageTypes: [String: any Page.Type]
 
+    /// The registered page names, sorted.
+    public var pageNames: [String] { pageTypes.keys.sorted() }
+    /// The registered flow names, sorted.
+    public var flowNames: [String] { flowTypes.keys.sorted() }
+
     func check(_ flow: AnyFlow) throws(NavigationError) {
         guard flowTypes[flow.name] != nil else { throw .unknownFlow(flow.name) }
     }

@@ -1,5 +1,5 @@
 /// How a node hangs from its parent flow.
-enum Attachment: Hashable, Sendable {
+public enum Attachment: Hashable, Sendable {
     /// Child `index` of the flow's container (for an embedded flow: the index of the page it is
     /// embedded in).
     case child(Int)
@@ -9,7 +9,7 @@ enum Attachment: Hashable, Sendable {
 
 extension FlowNode {
     /// The page this flow shows on top: what it presents, else its container's visible page.
-    var topPage: PageNode? {
+    public var topPage: PageNode? {
         if let presented {
             switch presented {
             case .page(let page): return page
@@ -221,7 +221,8 @@ extension NavigationTree {
         return path.map(\.flow).reversed()
     }
 
-    func path(to id: NodeID) -> [(flow: NodeID, via: Attachment)]? { root.path(to: id) }
+    /// The flows from the root down to node `id`, each with how the next node hangs from it.
+    public func path(to id: NodeID) -> [(flow: NodeID, via: Attachment)]? { root.path(to: id) }
 
     func forEachNode(_ body: (TreeNode, NodeID?) -> Void) {
         root.forEachNode(parent: nil, body)

@@ -1,6 +1,6 @@
-/// Encodes `Encodable` values (trees, flow states, page params) as compact JSON bytes without
-/// Foundation: an `Encoder` that writes into a ``JSONValue``, then the bytes.
-public struct TreeJSONEncoder: Sendable {
+/// Encodes `Encodable` values (trees, flow states, steps, API documents) as compact JSON without
+/// Foundation: an `Encoder` that writes into a ``JSON`` value, then the bytes.
+public struct CompactJSONEncoder: Sendable {
     /// An encoder.
     public init() {}
 
@@ -8,21 +8,26 @@ public struct TreeJSONEncoder: Sendable {
     public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(1024)
-        JSONWriter.write(try JSONValueEncoder.value(of: value, parent: nil, key: nil), into: &output)
+        JSONWriter.write(try encodeValue(value), into: &output)
         return output
+    }
+
+    /// The JSON value of `value`.
+    public func encodeValue<T: Encodable>(_ value: T) throws -> JSON {
+        try JSONValueEncoder.value(of: value, parent: nil, key: nil)
     }
 }
 
-/// Encodes one value into a ``JSONValue``. A class because the `Encoder` protocol hands out
+/// Encodes one value into a ``JSON``. A class because the `Encoder` protocol hands out
 /// containers that write back; used by one synchronous call chain at a time, so its properties
 /// skip dynamic exclusivity checks.
 final class JSONValueEncoder: Encoder {
     enum Kind { case empty, single, object, array }
 
     @exclusivity(unchecked) private var kind = Kind.empty
-    @exclusivity(unchecked) private var single = JSONValue.null
-    @exclusivity(unchecked) private var fields: [(key: String, value: JSONValue)] = []
-    @exclusivity(unchecked) private var items: [JSONValue] = []
+    @exclusivity(unchecked) private var single = JSON.null
+    @exclusivity(unchecked) private var fields: [(key: String, value: JSON)] = []
+    @exclusivity(unchecked) private var items: [JSON] = []
     @exclusivity(unchecked) private var pendingFields: [(String, JSONValueEncoder)] = []
     @exclusivity(unchecked) private var pendingItems: [(Int, JSONValueEncoder)] = []
     private let parent: JSONValueEncoder?
@@ -33,13 +38,13 @@ final class JSONValueEncoder: Encoder {
         self.key = key
     }
 
-    static func value<T: Encodable>(of value: T, parent: JSONValueEncoder?, key: (any CodingKey)?) throws -> JSONValue {
+    static func value<T: Encodable>(of value: T, parent: JSONValueEncoder?, key: (any CodingKey)?) throws -> JSON {
         let encoder = JSONValueEncoder(parent: parent, key: key)
         try value.encode(to: encoder)
         return encoder.resolved
     }
 
-    var resolved: JSONValue {
+    var resolved: JSON {
         switch kind {
         case .empty: return .object([])
         case .single: return single
@@ -76,14 +81,14 @@ final class JSONValueEncoder: Encoder {
 
     func singleValueContainer() -> any SingleValueEncodingContainer { Single(encoder: self) }
 
-    fileprivate func set(_ value: JSONValue) {
+    fileprivate func set(_ value: JSON) {
         kind = .single
         single = value
     }
 
-    fileprivate func add(_ name: String, _ value: JSONValue) { fields.append((name, value)) }
+    fileprivate func add(_ name: String, _ value: JSON) { fields.append((name, value)) }
     fileprivate func addLater(_ name: String, _ encoder: JSONValueEncoder) { pendingFields.append((name, encoder)) }
-    fileprivate func append(_ value: JSONValue) { items.append(value) }
+    fileprivate func append(_ value: JSON) { items.append(value) }
     fileprivate func appendLater(_ encoder: JSONValueEncoder) {
         pendingItems.append((items.count, encoder))
         items.append(.null)

@@ -1,15 +1,16 @@
-/// A parsed JSON document: the intermediate form of ``TreeJSONEncoder`` and ``TreeJSONDecoder``.
-/// Objects keep their fields in order, as small arrays (trees have few keys per object).
-enum JSONValue: Sendable, Equatable {
+/// A JSON document as a value: what ``CompactJSONEncoder`` produces before writing bytes and
+/// ``CompactJSONDecoder`` reads after parsing. Objects keep their fields in order, as small
+/// arrays (trees, steps and API bodies have few keys per object).
+public enum JSON: Sendable, Equatable {
     case null
     case bool(Bool)
     case int(Int)
     case double(Double)
     case string(String)
-    case array([JSONValue])
-    case object([(key: String, value: JSONValue)])
+    case array([JSON])
+    case object([(key: String, value: JSON)])
 
-    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    public static func == (lhs: JSON, rhs: JSON) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
         case (.bool(let a), .bool(let b)): a == b
@@ -23,16 +24,32 @@ enum JSONValue: Sendable, Equatable {
     }
 
     /// The value of `key` in an object.
-    subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> JSON? {
         guard case .object(let fields) = self else { return nil }
         for field in fields where field.key == key { return field.value }
         return nil
     }
 }
 
+extension JSON {
+    /// Parses JSON text strictly (RFC 8259).
+    ///
+    /// - Throws: ``JSONParser/Failure`` with the byte offset and what was wrong.
+    public init(parsing bytes: [UInt8]) throws(JSONParser.Failure) {
+        self = try JSONParser.parse(bytes)
+    }
+
+    /// The JSON text of this value, compact.
+    public var bytes: [UInt8] {
+        var output: [UInt8] = []
+        JSONWriter.write(self, into: &output)
+        return output
+    }
+}
+
 /// Writes JSON text.
 enum JSONWriter {
-    static func write(_ value: JSONValue, into output: inout [UInt8]) {
+    static func write(_ value: JSON, into output: inout [UInt8]) {
         switch value {
         case .null: output.append(contentsOf: "null".utf8)
         case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
@@ -82,18 +99,21 @@ enum JSONWriter {
 }
 
 /// Parses JSON text strictly (RFC 8259): one value, nothing after it but whitespace.
-struct JSONParser {
-    struct Failure: Error, CustomStringConvertible {
-        var offset: Int
-        var reason: String
-        var description: String { "invalid JSON at byte \(offset): \(reason)" }
+public struct JSONParser {
+    /// Text that is not valid JSON.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// Where the problem is.
+        public var offset: Int
+        /// What is wrong.
+        public var reason: String
+        public var description: String { "invalid JSON at byte \(offset): \(reason)" }
     }
 
     private let bytes: [UInt8]
     private var index = 0
     private var depth = 0
 
-    static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
+    static func parse(_ bytes: [UInt8]) throws(Failure) -> JSON {
         var parser = JSONParser(bytes: bytes)
         let value = try parser.parseValue()
         parser.skipWhitespace()
@@ -107,7 +127,7 @@ struct JSONParser {
         while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
     }
 
-    private mutating func parseValue() throws(Failure) -> JSONValue {
+    private mutating func parseValue() throws(Failure) -> JSON {
         skipWhitespace()
         guard index < bytes.count else { throw Failure(offset: index, reason: "unexpected end") }
         switch bytes[index] {
@@ -121,7 +141,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func literal(_ word: String, _ value: JSONValue) throws(Failure) -> JSONValue {
+    private mutating func literal(_ word: String, _ value: JSON) throws(Failure) -> JSON {
         let text = Array(word.utf8)
         guard index + text.count <= bytes.count, Array(bytes[index..<index + text.count]) == text else {
             throw Failure(offset: index, reason: "unexpected character")
@@ -135,11 +155,11 @@ struct JSONParser {
         guard depth <= 512 else { throw Failure(offset: index, reason: "nested deeper than 512 levels") }
     }
 
-    private mutating func parseObject() throws(Failure) -> JSONValue {
+    private mutating func parseObject() throws(Failure) -> JSON {
         try enter()
         defer { depth -= 1 }
         index += 1
-        var fields: [(key: String, value: JSONValue)] = []
+        var fields: [(key: String, value: JSON)] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -162,11 +182,11 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseArray() throws(Failure) -> JSONValue {
+    private mutating func parseArray() throws(Failure) -> JSON {
         try enter()
         defer { depth -= 1 }
         index += 1
-        var items: [JSONValue] = []
+        var items: [JSON] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
@@ -256,7 +276,7 @@ struct JSONParser {
         return value
     }
 
-    private mutating func parseNumber() throws(Failure) -> JSONValue {
+    private mutating func parseNumber() throws(Failure) -> JSON {
         let start = index
         if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
         var isInteger = true

@@ -1,33 +1,47 @@
-/// Decodes `Decodable` values from JSON bytes without Foundation. Give trees their registry:
-/// `TreeJSONDecoder(userInfo: [.flowRegistry: app.registry])`.
-public struct TreeJSONDecoder: @unchecked Sendable {
+/// Decodes `Decodable` values from JSON without Foundation. Give trees their registry:
+/// `CompactJSONDecoder(userInfo: [.flowRegistry: app.registry])`.
+///
+/// With `lenientScalars`, a string decodes where a number or a boolean is expected when it
+/// spells one (`"42"`, `"1.5"`, `"true"`): form fields become typed values this way.
+public struct CompactJSONDecoder: @unchecked Sendable {
     // @unchecked: `userInfo` holds what callers put in it, by the Decoder protocol's type
     // (`Any`); FlowCore only puts its Sendable FlowRegistry there and never mutates it.
     /// What `init(from:)` implementations find in `decoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: Any]
+    /// Whether strings may decode as numbers and booleans.
+    public var lenientScalars: Bool
 
     /// A decoder.
-    public init(userInfo: [CodingUserInfoKey: Any] = [:]) { self.userInfo = userInfo }
+    public init(userInfo: [CodingUserInfoKey: Any] = [:], lenientScalars: Bool = false) {
+        self.userInfo = userInfo
+        self.lenientScalars = lenientScalars
+    }
+
+    /// Decodes a `T` from a parsed value.
+    public func decode<T: Decodable>(_ type: T.Type, from value: JSON) throws -> T {
+        try T(from: JSONValueDecoder(value: value, codingPath: [], userInfo: userInfo, lenient: lenientScalars))
+    }
 
     /// Decodes a `T` from `bytes`.
     ///
     /// - Throws: `DecodingError` for malformed JSON (with the byte offset) or a mismatched
     ///   shape; whatever `T.init(from:)` throws.
     public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-        let value: JSONValue
+        let value: JSON
         do {
             value = try JSONParser.parse(bytes)
         } catch {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: error.description))
         }
-        return try T(from: JSONValueDecoder(value: value, codingPath: [], userInfo: userInfo))
+        return try decode(type, from: value)
     }
 }
 
 struct JSONValueDecoder: Decoder {
-    let value: JSONValue
+    let value: JSON
     let codingPath: [any CodingKey]
     let userInfo: [CodingUserInfoKey: Any]
+    let lenient: Bool
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let fields) = value else { throw mismatch([String: Any].self, value, codingPath) }
@@ -41,35 +55,48 @@ struct JSONValueDecoder: Decoder {
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { Single(decoder: self) }
 
-    func child(_ value: JSONValue, _ key: any CodingKey) -> JSONValueDecoder {
-        JSONValueDecoder(value: value, codingPath: codingPath + [key], userInfo: userInfo)
+    func child(_ value: JSON, _ key: any CodingKey) -> JSONValueDecoder {
+        JSONValueDecoder(value: value, codingPath: codingPath + [key], userInfo: userInfo, lenient: lenient)
     }
 
     // MARK: Scalars
 
-    func bool(_ value: JSONValue, _ path: [any CodingKey]) throws -> Bool {
-        guard case .bool(let flag) = value else { throw mismatch(Bool.self, value, path) }
-        return flag
+    func bool(_ value: JSON, _ path: [any CodingKey]) throws -> Bool {
+        if case .bool(let flag) = value { return flag }
+        if lenient, case .string(let text) = value {
+            switch text.lowercased() {
+            case "true", "on", "1", "yes": return true
+            case "false", "off", "0", "no": return false
+            default: break
+            }
+        }
+        throw mismatch(Bool.self, value, path)
     }
 
-    func string(_ value: JSONValue, _ path: [any CodingKey]) throws -> String {
+    func string(_ value: JSON, _ path: [any CodingKey]) throws -> String {
         guard case .string(let text) = value else { throw mismatch(String.self, value, path) }
         return text
     }
 
-    func double(_ value: JSONValue, _ path: [any CodingKey]) throws -> Double {
+    func double(_ value: JSON, _ path: [any CodingKey]) throws -> Double {
         switch value {
         case .double(let number): return number
         case .int(let number): return Double(number)
+        case .string(let text) where lenient:
+            guard let number = Double(text.trimmingSpaces), number.isFinite else { throw mismatch(Double.self, value, path) }
+            return number
         default: throw mismatch(Double.self, value, path)
         }
     }
 
-    func integer<I: FixedWidthInteger>(_ type: I.Type, _ value: JSONValue, _ path: [any CodingKey]) throws -> I {
+    func integer<I: FixedWidthInteger>(_ type: I.Type, _ value: JSON, _ path: [any CodingKey]) throws -> I {
         let exact: I?
         switch value {
         case .int(let number): exact = I(exactly: number)
         case .double(let number): exact = I(exactly: number)
+        case .string(let text) where lenient:
+            guard let number = I(text.trimmingSpaces) else { throw mismatch(I.self, value, path) }
+            exact = number
         default: throw mismatch(I.self, value, path)
         }
         guard let exact else {
@@ -78,7 +105,7 @@ struct JSONValueDecoder: Decoder {
         return exact
     }
 
-    private func mismatch(_ type: Any.Type, _ value: JSONValue, _ path: [any CodingKey]) -> DecodingError {
+    func mismatch(_ type: Any.Type, _ value: JSON, _ path: [any CodingKey]) -> DecodingError {
         if case .null = value {
             return .valueNotFound(type, .init(codingPath: path, debugDescription: "expected \(type), found null"))
         }
@@ -86,20 +113,20 @@ struct JSONValueDecoder: Decoder {
     }
 
     private struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
-        let fields: [(key: String, value: JSONValue)]
+        let fields: [(key: String, value: JSON)]
         let decoder: JSONValueDecoder
         var codingPath: [any CodingKey] { decoder.codingPath }
         var allKeys: [Key] { fields.compactMap { Key(stringValue: $0.key) } }
 
         func contains(_ key: Key) -> Bool { find(key) != nil }
 
-        private func find(_ key: Key) -> JSONValue? {
+        private func find(_ key: Key) -> JSON? {
             let name = key.stringValue
             for field in fields where field.key == name { return field.value }
             return nil
         }
 
-        private func value(_ key: Key) throws -> JSONValue {
+        private func value(_ key: Key) throws -> JSON {
             guard let value = find(key) else {
                 throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no value for \"\(key.stringValue)\""))
             }
@@ -150,19 +177,19 @@ struct JSONValueDecoder: Decoder {
     }
 
     private struct Unkeyed: UnkeyedDecodingContainer {
-        let items: [JSONValue]
+        let items: [JSON]
         let decoder: JSONValueDecoder
         var codingPath: [any CodingKey] { decoder.codingPath }
         var count: Int? { items.count }
         var isAtEnd: Bool { currentIndex >= items.count }
         private(set) var currentIndex = 0
 
-        init(items: [JSONValue], decoder: JSONValueDecoder) {
+        init(items: [JSON], decoder: JSONValueDecoder) {
             self.items = items
             self.decoder = decoder
         }
 
-        private mutating func next() throws -> (JSONValue, IndexKey) {
+        private mutating func next() throws -> (JSON, IndexKey) {
             guard !isAtEnd else {
                 throw DecodingError.valueNotFound(Any.self, .init(codingPath: codingPath, debugDescription: "the array has only \(items.count) elements"))
             }
@@ -226,5 +253,14 @@ struct JSONValueDecoder: Decoder {
         func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.integer(UInt32.self, decoder.value, codingPath) }
         func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.integer(UInt64.self, decoder.value, codingPath) }
         func decode<T: Decodable>(_ type: T.Type) throws -> T { try T(from: decoder) }
+    }
+}
+
+extension String {
+    fileprivate var trimmingSpaces: Substring {
+        var text = Substring(self)
+        while text.first == " " { text = text.dropFirst() }
+        while text.last == " " { text = text.dropLast() }
+        return text
     }
 }

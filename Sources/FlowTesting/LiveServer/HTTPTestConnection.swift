@@ -1,30 +1,40 @@
 import Foundation
 
 /// A response as read off the wire by ``TestConnection``.
-struct TestResponse: Sendable {
-    var status: Int
-    var headers: [(name: String, value: String)]
-    var body: [UInt8]
+public struct TestResponse: Sendable {
+    /// The status code.
+    public var status: Int
+    /// The headers, in order.
+    public var headers: [(name: String, value: String)]
+    /// The body.
+    public var body: [UInt8]
 
-    func header(_ name: String) -> String? { headers(name).first }
-    func headers(_ name: String) -> [String] {
+    /// The first value of header `name` (case-insensitive).
+    public func header(_ name: String) -> String? { headers(name).first }
+    /// Every value of header `name`.
+    public func headers(_ name: String) -> [String] {
         headers.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
     }
-    var text: String { String(decoding: body, as: UTF8.self) }
+    /// The body as UTF-8 text.
+    public var text: String { String(decoding: body, as: UTF8.self) }
 }
 
-struct TestConnectionError: Error, CustomStringConvertible {
-    var description: String
+/// A failure of the test client: connect, send or receive.
+public struct TestConnectionError: Error, CustomStringConvertible {
+    /// What failed.
+    public var description: String
 }
 
-/// A blocking HTTP/1.1 client over a raw socket, so tests can send exactly the bytes they
-/// want (malformed targets, slow or partial requests) and keep a connection alive.
-/// Use it off the Swift concurrency pool (see ``onThread(_:)``): it blocks.
-final class TestConnection {
+/// A blocking HTTP/1.1 client over a raw socket for tests against a live server on 127.0.0.1:
+/// it sends exactly the bytes a test wants (malformed targets, slow or partial requests) and
+/// keeps a connection alive. Use it off the Swift concurrency pool (see ``onThread(_:)``): it
+/// blocks, and the server's responders need that pool.
+public final class TestConnection {
     private let socket: Int32
     private var buffer: [UInt8] = []
 
-    init(port: Int, receiveTimeout: Int = 15) throws {
+    /// Connects to 127.0.0.1:`port`; reads give up after `receiveTimeout` seconds.
+    public init(port: Int, receiveTimeout: Int = 15) throws {
         socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw TestConnectionError(description: "socket() failed") }
         var timeout = timeval(tv_sec: receiveTimeout, tv_usec: 0)
@@ -46,9 +56,11 @@ final class TestConnection {
 
     deinit { Foundation.close(socket) }
 
-    func send(_ text: String) throws { try send(Array(text.utf8)) }
+    /// Sends text as is.
+    public func send(_ text: String) throws { try send(Array(text.utf8)) }
 
-    func send(_ bytes: [UInt8]) throws {
+    /// Sends bytes as they are.
+    public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { Foundation.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -57,8 +69,8 @@ final class TestConnection {
         }
     }
 
-    /// Sends a request with `Content-Length` when there is a body.
-    func request(
+    /// Sends a request with `Content-Length` when there is a body, and reads the response.
+    public func request(
         _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []
     ) throws -> TestResponse {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
@@ -69,7 +81,8 @@ final class TestConnection {
         return try readResponse(isHead: method == "HEAD")
     }
 
-    func readResponse(isHead: Bool = false) throws -> TestResponse {
+    /// Reads one response (without a body for `HEAD`, `204`, `304`).
+    public func readResponse(isHead: Bool = false) throws -> TestResponse {
         let headEnd = try readUntil(Array("\r\n\r\n".utf8))
         let headText = String(decoding: buffer[..<headEnd], as: UTF8.self)
         buffer.removeFirst(headEnd + 4)
@@ -99,7 +112,7 @@ final class TestConnection {
     }
 
     /// Whether the peer closed the connection within `seconds` (reads and discards data).
-    func waitForClose(seconds: Double) -> Bool {
+    public func waitForClose(seconds: Double) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             var pollfd = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
@@ -156,7 +169,7 @@ final class TestConnection {
 
 /// Runs blocking work on a thread of its own, so it never occupies the Swift concurrency
 /// pool that the server's responders need (it has only as many threads as cores).
-func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+public func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         let thread = Thread {
             continuation.resume(with: Result { try body() })
@@ -167,7 +180,7 @@ func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thr
 }
 
 /// One request on a fresh connection, off the concurrency pool.
-func fetch(
+public func fetch(
     port: Int, _ target: String, method: String = "GET", headers: [(String, String)] = [], body: [UInt8] = []
 ) async throws -> TestResponse {
     try await onThread {

@@ -1,0 +1,127 @@
+/// Where sessions live between requests: a snapshot per session plus its append-only history.
+///
+/// Stores keep bytes (the tree and app data are encoded by the web layer), so the SQLite and
+/// PostgreSQL stores need no knowledge of an app's flows. A commit succeeds only if the session
+/// still has the version the caller read (optimistic concurrency): two writers never both win.
+///
+/// ```swift
+/// let store: any SessionStore = MemorySessionStore()
+/// try await store.create(record, entries: [startEntry])
+/// var next = record; next.version += 1
+/// try await store.commit(next, expectedVersion: record.version, entries: [entry])
+/// ```
+public protocol SessionStore: Sendable {
+    /// The session `id`, or `nil` when there is none (never created, deleted, or purged).
+    func load(_ id: String) async throws(StoreError) -> SessionRecord?
+    /// Stores a new session with its first history entries.
+    func create(_ record: SessionRecord, entries: [HistoryRecord]) async throws(StoreError)
+    /// Replaces the session by `record` and appends `entries`, only if the stored version is
+    /// `expectedVersion`; otherwise throws ``StoreError`` with ``StoreError/isConflict``.
+    func commit(_ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord]) async throws(StoreError)
+    /// History entries with `seq > after`, in order, at most `limit`.
+    func history(_ id: String, after: Int, limit: Int) async throws(StoreError) -> [HistoryRecord]
+    /// Deletes the session and its history.
+    func delete(_ id: String) async throws(StoreError)
+    /// Deletes up to `limit` sessions that expired before `now` (milliseconds since 1970);
+    /// returns how many.
+    func purgeExpired(now: Int64, limit: Int) async throws(StoreError) -> Int
+}
+
+/// A session's snapshot.
+public struct SessionRecord: Sendable, Hashable {
+    /// The session id (the cookie value or bearer token).
+    public var id: String
+    /// Grows by one with every committed change.
+    public var version: Int
+    /// The encoded coordinator tree.
+    public var tree: [UInt8]
+    /// The app's per-session data, encoded.
+    public var appData: [UInt8]
+    /// The session's CSRF token.
+    public var csrfToken: String
+    /// The last history sequence number given out.
+    public var lastSeq: Int
+    /// Web-layer bookkeeping the store keeps verbatim (e.g. recent submissions for duplicate
+    /// detection), encoded.
+    public var extra: [UInt8]
+    /// Milliseconds since 1970.
+    public var createdAt: Int64
+    /// Milliseconds since 1970 of the last change or use.
+    public var lastUsedAt: Int64
+    /// Milliseconds since 1970 after which the session is gone.
+    public var expiresAt: Int64
+
+    /// A record.
+    public init(
+        id: String, version: Int, tree: [UInt8], appData: [UInt8] = [], csrfToken: String, lastSeq: Int,
+        extra: [UInt8] = [], createdAt: Int64, lastUsedAt: Int64, expiresAt: Int64
+    ) {
+        self.id = id
+        self.version = version
+        self.tree = tree
+        self.appData = appData
+        self.csrfToken = csrfToken
+        self.lastSeq = lastSeq
+        self.extra = extra
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+        self.expiresAt = expiresAt
+    }
+}
+
+/// One history entry as stored: its sequence number and its encoded form.
+public struct HistoryRecord: Sendable, Hashable {
+    /// The entry's sequence number within its session (only grows).
+    public var seq: Int
+    /// The encoded entry.
+    public var entry: [UInt8]
+
+    /// A record.
+    public init(seq: Int, entry: [UInt8]) {
+        self.seq = seq
+        self.entry = entry
+    }
+}
+
+/// A store failure: a version conflict, a missing session, or the store being unavailable.
+public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    private enum Kind: Sendable, Hashable {
+        case conflict(session: String, expected: Int, found: Int?)
+        case duplicate(session: String)
+        case unavailable(String)
+    }
+
+    private let kind: Kind
+
+    /// Another writer changed the session first.
+    public static func conflict(session: String, expected: Int, found: Int?) -> Self {
+        Self(kind: .conflict(session: session, expected: expected, found: found))
+    }
+    /// A session with that id exists already.
+    public static func duplicate(session: String) -> Self { Self(kind: .duplicate(session: session)) }
+    /// The store cannot be reached or used now; `reason` says why.
+    public static func unavailable(_ reason: String) -> Self { Self(kind: .unavailable(reason)) }
+
+    /// Whether the commit lost to another writer (reload and try again).
+    public var isConflict: Bool {
+        if case .conflict = kind { return true }
+        return false
+    }
+
+    /// Whether the store is unavailable (answer `503`).
+    public var isUnavailable: Bool {
+        if case .unavailable = kind { return true }
+        return false
+    }
+
+    public var description: String {
+        switch kind {
+        case .conflict(let session, let expected, let found):
+            "session \(session.prefix(8))… changed meanwhile: expected version \(expected), found \(found.map(String.init) ?? "none")"
+        case .duplicate(let session):
+            "session \(session.prefix(8))… exists already"
+        case .unavailable(let reason):
+            "the session store is unavailable: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,167 @@
+import FlowCore
+import MicroHTTP
+
+extension FlowWebResponder {
+    /// `/api/v1/…` (CONTRACT §5): JSON in and out, problem+json errors.
+    func respondToAPI(_ request: Request, path: [String]) async -> Response {
+        do {
+            return try await api(request, path: path)
+        } catch {
+            return error.problem
+        }
+    }
+
+    private func api(_ request: Request, path: [String]) async throws(WebError) -> Response {
+        let method = request.method
+        switch path {
+        case ["sessions"]:
+            guard method == .post else { throw .methodNotAllowed("POST") }
+            let session = try await sessions.create()
+            return try json(CreatedDocument(session: session.record.id, state: try StateDocument(session)), status: .created)
+        case ["session"]:
+            switch method {
+            case .get, .head:
+                return try json(try StateDocument(try await authenticated(request)))
+            case .delete:
+                let session = try await authenticated(request, changing: true)
+                try await sessions.delete(session.record.id)
+                return Response(status: .noContent)
+            default:
+                throw .methodNotAllowed("GET, HEAD, DELETE")
+            }
+        case ["session", "history"]:
+            guard method == .get || method == .head else { throw .methodNotAllowed("GET, HEAD") }
+            let session = try await authenticated(request)
+            let (after, limit) = try historyWindow(request)
+            let entries = try await sessions.history(session.record.id, after: after, limit: limit + 1)
+            let shown = Array(entries.prefix(limit))
+            return try json(HistoryPageDocument(entries: shown, next: entries.count > limit ? shown.last?.seq : nil))
+        case ["session", "steps"]:
+            guard method == .post else { throw .methodNotAllowed("POST") }
+            let session = try await authenticated(request, changing: true)
+            let body: StepBody = try decodeJSON(request)
+            let step: Step
+            do { step = try body.step.decode(as: Step.self, fromForm: false) } catch { throw .badRequest("Cannot send this step: \(error).") }
+            let from = body.from.map(NodeID.init(rawValue:)) ?? session.tree.top?.id
+            let parsed = StepRequest(wire: body.step, from: from, render: nil, csrf: nil, source: .api)
+            let (_, updated) = try await applyStep(step, parsed, to: session)
+            return try await entryAndState(updated)
+        case ["session", "visits"]:
+            guard method == .post else { throw .methodNotAllowed("POST") }
+            let session = try await authenticated(request, changing: true)
+            let body: VisitBody = try decodeJSON(request)
+            let updated = try await visit(body.url, in: session)
+            return try await entryAndState(updated)
+        default:
+            throw .notFound("No API call at /api/v1/\(path.joined(separator: "/")).")
+        }
+    }
+
+    /// The session named by `Authorization: Bearer <id>` or the cookie; a cookie-authenticated
+    /// change needs the session's CSRF token in `X-CSRF-Token`.
+    private func authenticated(_ request: Request, changing: Bool = false) async throws(WebError) -> LoadedSession {
+        if let authorization = request.headers["Authorization"] {
+            let parts = authorization.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+                throw .unauthorized("Use \"Authorization: Bearer <session id>\".")
+            }
+            guard let session = try await sessions.load(String(parts[1])) else {
+                throw .unauthorized("This session does not exist or has expired; create one with POST /api/v1/sessions.")
+            }
+            return session
+        }
+        guard let id = request.cookie(WebConfiguration.cookieName), let session = try await sessions.load(id) else {
+            throw .unauthorized("Authenticate with the session cookie or \"Authorization: Bearer <session id>\".")
+        }
+        if changing {
+            guard let token = request.headers["X-CSRF-Token"], Self.constantTimeEqual(token, session.record.csrfToken) else {
+                throw .forbidden("Cookie-authenticated changes need the session's CSRF token in X-CSRF-Token.")
+            }
+        }
+        return session
+    }
+
+    private func historyWindow(_ request: Request) throws(WebError) -> (after: Int, limit: Int) {
+        let items: [FormField]
+        do { items = try request.queryItems } catch { throw Self.webError(error) }
+        var after = 0
+        var limit = 100
+        for item in items {
+            switch item.name {
+            case "after":
+                guard let value = Int(item.value), value >= 0 else { throw .badRequest("\"after\" must be a sequence number (0 or more), got \"\(item.value)\".") }
+                after = value
+            case "limit":
+                guard let value = Int(item.value), (1...500).contains(value) else { throw .badRequest("\"limit\" must be 1...500, got \"\(item.value)\".") }
+                limit = value
+            default:
+                continue
+            }
+        }
+        return (after, limit)
+    }
+
+    /// Makes the page at `url` visible, or follows a deep link; `404` otherwise.
+    private func visit(_ url: String, in session: LoadedSession) async throws(WebError) -> LoadedSession {
+        let request: Request
+        do { request = try Request(method: .get, target: url) } catch { throw .badRequest("\"url\" must be a path: \(error).") }
+        let path = request.path
+        let deepLink = session.tree.pages(at: path).isEmpty ? deepLinkStep(request) : nil
+        guard !session.tree.pages(at: path).isEmpty || deepLink != nil else { throw .notFound("There is no page at \(path).") }
+        let (_, updated) = try await sessions.update(session.record.id) { [self] (current: inout LoadedSession) async throws(WebError) in
+            let navigation: Navigation<Step>
+            do {
+                if let page = current.tree.pages(at: path).first {
+                    navigation = try sessions.coordinator.visit(page.id, in: &current.tree)
+                } else if let deepLink {
+                    navigation = try await sessions.coordinator.apply(deepLink, to: &current.tree)
+                } else {
+                    throw WebError.notFound("There is no page at \(path).")
+                }
+            } catch let error as WebError {
+                throw error
+            } catch {
+                throw .internalError("\(error)")
+            }
+            let entry = PendingEntry(source: .api, navigation: navigation, url: path)
+            logNavigation(current, entry)
+            return .init(result: (), entries: [entry])
+        }
+        return updated
+    }
+
+    private func entryAndState(_ session: LoadedSession) async throws(WebError) -> Response {
+        let entries = try await sessions.history(session.record.id, after: session.record.lastSeq - 1, limit: 1)
+        guard let entry = entries.first else { throw .internalError("the navigation's history entry is missing") }
+        return try json(NavigationDocument(entry: entry, state: try StateDocument(session)))
+    }
+
+    private func decodeJSON<Body: Decodable>(_ request: Request) throws(WebError) -> Body {
+        let type: MediaType?
+        do { type = try request.contentType } catch { throw .badRequest("\(error)") }
+        guard let type, type.hasSameEssence(as: .json) else { throw .unsupportedMediaType("Send JSON (Content-Type: application/json).") }
+        do {
+            return try CompactJSONDecoder().decode(Body.self, from: request.body)
+        } catch let error as DecodingError {
+            throw .badRequest("The JSON body is not what this call takes: \(Self.describe(error)).")
+        } catch {
+            throw .badRequest("The JSON body is not what this call takes: \(error).")
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, _): "missing \"\(key.stringValue)\""
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            context.codingPath.isEmpty ? context.debugDescription
+                : "\"\(context.codingPath.map(\.stringValue).joined(separator: "."))\": \(context.debugDescription)"
+        @unknown default: "\(error)"
+        }
+    }
+
+    private func json(_ value: some Encodable, status: HTTPStatus = .ok) throws(WebError) -> Response {
+        let body: [UInt8]
+        do { body = try CompactJSONEncoder().encode(value) } catch { throw .internalError("cannot encode the answer: \(error)") }
+        return Response(status: status, headers: ["Content-Type": MediaType.json.description, "Cache-Control": "no-store"], body: body)
+    }
+}

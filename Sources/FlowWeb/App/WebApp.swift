@@ -1,0 +1,53 @@
+import FlowCore
+
+/// An app as the web layer serves it: its flows, its services, its deep links and how its
+/// pages render.
+///
+/// ```swift
+/// let web = try WebApp(flows: flowApp, pages: [WishlistPage.self, MoviePage.self],
+///                      routes: [DeepLinkRoute("/movies/{id:int}") { v, _ in .movieIsPicked(withId: v.int("id")!) }],
+///                      context: services)
+/// ```
+public struct WebApp<Step: FlowStep>: Sendable {
+    /// The flows.
+    public let flows: FlowApp<Step>
+    /// Services for flows and view models.
+    public let context: FlowContext
+    /// Deep links, tried in order.
+    public let routes: [DeepLinkRoute<Step>]
+    /// The site's name (document titles).
+    public let siteName: String
+    /// A tab's label, given its flow; by default the title of the tab's first page.
+    public let tabTitle: (@Sendable (FlowNode, NavigationTree) -> String)?
+    let renderers: [String: PageRenderer]
+
+    /// A web app.
+    ///
+    /// - Throws: ``WebAppError`` when a registered page of `flows` has no ``WebPage`` type here.
+    public init(
+        flows: FlowApp<Step>, pages: [any WebPage.Type], routes: [DeepLinkRoute<Step>] = [], context: FlowContext = FlowContext(),
+        siteName: String = "FlowServer", tabTitle: (@Sendable (FlowNode, NavigationTree) -> String)? = nil
+    ) throws(WebAppError) {
+        var renderers: [String: PageRenderer] = [:]
+        for type in pages {
+            func make<P: WebPage>(_ type: P.Type) -> PageRenderer { PageRenderer(type) }
+            renderers[type.name] = make(type)
+        }
+        for name in flows.registry.pageNames where renderers[name] == nil {
+            throw WebAppError(message: "page \"\(name)\" is registered in the flows but has no WebPage type in `pages`")
+        }
+        self.flows = flows
+        self.context = context
+        self.routes = routes
+        self.siteName = siteName
+        self.tabTitle = tabTitle
+        self.renderers = renderers
+    }
+}
+
+/// A web app that cannot work as defined.
+public struct WebAppError: Error, Sendable, CustomStringConvertible {
+    /// What to fix.
+    public let message: String
+    public var description: String { message }
+}

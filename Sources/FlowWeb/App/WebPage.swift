@@ -1,0 +1,72 @@
+import FlowCore
+import MustacheTemplates
+
+/// A page the web layer can render: a ``FlowCore/Page`` with a template and a view model.
+///
+/// ```swift
+/// struct MoviePage: WebPage {
+///     static let name = "movie"
+///     static let template = "pages/movie"
+///     var id: Int
+///     var path: String { "/movies/\(id)" }
+///     var title: String { "Movie" }
+///     func model(in context: PageContext) throws -> MovieModel {
+///         let movie = context.services[MovieCatalog.self]!.movie(id)!
+///         return MovieModel(title: movie.title, castLinks: movie.cast.map { context.link(to: DemoStep.castIsPicked(withId: $0.id)) })
+///     }
+/// }
+/// ```
+public protocol WebPage: Page {
+    /// The page's view model.
+    associatedtype Model: Encodable
+    /// The name of the template that renders the page's content (a fragment; the layout wraps it).
+    static var template: String { get }
+    /// The page's title: the document title, and a tab's name when the page leads a tab.
+    var title: String { get }
+    /// The view model to render, built from the page's params and the services.
+    func model(in context: PageContext) throws -> Model
+}
+
+/// What a page's view model may use: services, and links and form fields for steps that come
+/// from this page's rendering.
+public struct PageContext: Sendable {
+    /// The app's services.
+    public let services: FlowContext
+    /// The page's node.
+    public let node: NodeID
+    /// This rendering's id (`_r`), which makes a double submit detectable.
+    public let renderID: String
+    /// The session's CSRF token.
+    public let csrfToken: String
+
+    /// A link that sends `step` from this page: `/_step/<name>?<params>&_from=<node>&_r=<render>`.
+    public func link<Step: FlowStep>(to step: Step) -> String {
+        guard let wire = try? WireStep(step) else { return "/_step" }
+        var query = wire.params.map { (name: $0.key, value: $0.value.formValue) }
+        query.append(("_from", String(node.rawValue)))
+        query.append(("_r", renderID))
+        return "/_step/\(FormEncoding.escape(wire.name))?" + query.map { "\(FormEncoding.escape($0.name))=\(FormEncoding.escape($0.value))" }.joined(separator: "&")
+    }
+
+    /// Hidden form fields for a POST to `/_step` from this page: `_from`, `_r` and `_csrf`.
+    /// Put them inside the form with a triple mustache: `{{{formFields}}}`.
+    public var formFields: String {
+        "<input type=\"hidden\" name=\"_from\" value=\"\(node.rawValue)\">"
+            + "<input type=\"hidden\" name=\"_r\" value=\"\(renderID)\">"
+            + "<input type=\"hidden\" name=\"_csrf\" value=\"\(csrfToken)\">"
+    }
+}
+
+/// Renders the pages of one type; built once per registered type, so rendering needs no casts
+/// to protocols with associated types.
+struct PageRenderer: Sendable {
+    let template: String
+    let title: @Sendable (any Page) -> String
+    let model: @Sendable (any Page, PageContext) throws -> TemplateValue
+
+    init<P: WebPage>(_ type: P.Type) {
+        template = P.template
+        title = { ($0 as! P).title }
+        model = { page, context in try TemplateValueEncoder().encode((page as! P).model(in: context)) }
+    }
+}

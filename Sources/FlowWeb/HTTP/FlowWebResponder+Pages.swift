@@ -1,0 +1,65 @@
+import FlowCore
+import MicroHTTP
+
+extension FlowWebResponder {
+    /// The notice shown after a step from a page that is no longer current.
+    static var staleNotice: String { "That action came from a page that is no longer current, so nothing was done." }
+
+    /// `GET /`, page visits, deep links and `404` (CONTRACT §2).
+    func respondToPage(_ request: Request) async -> Response {
+        guard request.method == .get || request.method == .head else {
+            return composer.errorPage(.methodNotAllowed("GET, HEAD"), topURL: nil)
+        }
+        var session: LoadedSession?
+        var setCookie = false
+        do {
+            let loaded = try await browserSession(request)
+            session = loaded.0
+            setCookie = loaded.setCookie
+            let response = try await page(request, loaded.0)
+            return finish(response.0, setCookieFor: response.1, setCookie)
+        } catch {
+            return finish(composer.errorPage(error, topURL: session?.tree.top?.url), setCookieFor: session, setCookie)
+        }
+    }
+
+    private func page(_ request: Request, _ session: LoadedSession) async throws(WebError) -> (Response, LoadedSession) {
+        let notice = (try? request.queryItems)?.contains { $0.name == "_notice" && $0.value == "stale" } == true ? Self.staleNotice : nil
+        let path = request.path
+        if path == "/" { return (redirect(session.tree.top?.url ?? "/"), session) }
+        if let target = session.tree.pages(at: path).first {
+            guard target.id != session.tree.top?.id else { return (try composer.render(session, notice: notice), session) }
+            let (_, updated) = try await sessions.update(session.record.id) { [self] (current: inout LoadedSession) async throws(WebError) in
+                guard let page = current.tree.pages(at: path).first else { return .init(result: ()) }
+                let navigation: Navigation<Step>
+                do { navigation = try sessions.coordinator.visit(page.id, in: &current.tree) } catch { throw .internalError("\(error)") }
+                guard !navigation.actions.isEmpty else { return .init(result: ()) }
+                let entry = PendingEntry(source: .visit, navigation: navigation, url: path)
+                logNavigation(current, entry)
+                return .init(result: (), entries: [entry])
+            }
+            return (try composer.render(updated, notice: notice), updated)
+        }
+        guard let step = deepLinkStep(request) else {
+            throw .notFound("There is no page at \(path).")
+        }
+        let (_, updated) = try await sessions.update(session.record.id) { [self] (current: inout LoadedSession) async throws(WebError) in
+            let navigation: Navigation<Step>
+            do { navigation = try await sessions.coordinator.apply(step, to: &current.tree) } catch { throw .internalError("\(error)") }
+            let entry = PendingEntry(source: .deeplink, navigation: navigation, url: path)
+            logNavigation(current, entry)
+            return .init(result: (), entries: [entry])
+        }
+        guard let top = updated.tree.top else { throw .internalError("the session shows no page") }
+        if top.url == path { return (try composer.render(updated, notice: notice), updated) }
+        return (redirect(top.url), updated)
+    }
+
+    /// The step of the first deep-link route that matches and leads somewhere.
+    func deepLinkStep(_ request: Request) -> Step? {
+        for route in sessions.app.routes {
+            if let values = route.match(request.pathSegments) { return route.step(values, sessions.app.context) }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,119 @@
+import FlowCore
+import MicroHTTP
+
+extension FlowWebResponder {
+    /// A step request from a link (`GET /_step/<name>?…`) or a form (`POST /_step`), parsed.
+    struct StepRequest {
+        var wire: WireStep
+        var from: NodeID?
+        var render: String?
+        var csrf: String?
+        var source: HistoryEntry.Source
+    }
+
+    /// `/_step` (CONTRACT §3): always `303` to the resulting top page, or an error page.
+    func respondToStep(_ request: Request) async -> Response {
+        var session: LoadedSession?
+        var setCookie = false
+        do {
+            guard request.headers["Sec-Fetch-Site"]?.lowercased() != "cross-site" else {
+                throw WebError.forbidden("Steps cannot be sent from another site.")
+            }
+            let parsed = try parseStep(request)
+            let loaded = try await browserSession(request)
+            session = loaded.0
+            setCookie = loaded.setCookie
+            if request.method == .post {
+                guard let token = parsed.csrf, Self.constantTimeEqual(token, loaded.0.record.csrfToken) else {
+                    throw WebError.forbidden("The form's security token is missing or out of date. Reload the page and try again.")
+                }
+            }
+            let step: Step
+            do { step = try parsed.wire.decode(as: Step.self, fromForm: true) } catch { throw WebError.badRequest("Cannot send this step: \(error).") }
+            let (location, updated) = try await applyStep(step, parsed, to: loaded.0)
+            session = updated
+            return finish(redirect(location), setCookieFor: updated, setCookie)
+        } catch let error as WebError {
+            return finish(composer.errorPage(error, topURL: session?.tree.top?.url), setCookieFor: session, setCookie)
+        } catch {
+            return finish(composer.errorPage(.internalError("\(error)"), topURL: session?.tree.top?.url), setCookieFor: session, setCookie)
+        }
+    }
+
+    /// Applies the step (or finds the answer of its first submission) and returns where to go.
+    func applyStep(_ step: Step, _ parsed: StepRequest, to session: LoadedSession) async throws(WebError) -> (String, LoadedSession) {
+        let canonical = parsed.wire.canonical
+        return try await sessions.update(session.record.id) { [self] (current: inout LoadedSession) async throws(WebError) in
+            if let render = parsed.render, let location = current.extra.location(render: render, step: canonical) {
+                return .init(result: location)
+            }
+            let navigation: Navigation<Step>
+            do { navigation = try await sessions.coordinator.apply(step, from: parsed.from, to: &current.tree) } catch {
+                throw .internalError("the step could not be applied: \(error)")
+            }
+            let location = navigation.outcome == .ignored && parsed.from != nil ? navigation.topURL + "?_notice=stale" : navigation.topURL
+            if let render = parsed.render { current.extra.remember(.init(render: render, step: canonical, location: location)) }
+            let entry = PendingEntry(source: parsed.source, navigation: navigation, url: nil)
+            logNavigation(current, entry)
+            return .init(result: location, entries: [entry], save: true)
+        }
+    }
+
+    private func parseStep(_ request: Request) throws(WebError) -> StepRequest {
+        let fields: [FormField]
+        let source: HistoryEntry.Source
+        var name = request.pathSegments.count == 2 ? request.pathSegments[1] : nil
+        switch request.method {
+        case .get, .head:
+            guard name != nil else { throw WebError.notFound("A step link names its step: /_step/<name>.") }
+            do { fields = try URLEncodedForm.parse(Array((request.rawQuery ?? "").utf8), maxFields: configuration.maxFields, location: "query") } catch {
+                throw Self.webError(error)
+            }
+            source = .link
+        case .post:
+            let type: MediaType?
+            do { type = try request.contentType } catch { throw WebError.badRequest("\(error)") }
+            guard let type, type.hasSameEssence(as: .urlEncodedForm) else {
+                throw WebError.unsupportedMediaType("Send forms as application/x-www-form-urlencoded.")
+            }
+            do { fields = try URLEncodedForm.parse(request.body, maxFields: configuration.maxFields, location: "form") } catch {
+                throw Self.webError(error)
+            }
+            source = .form
+        default:
+            throw WebError.methodNotAllowed(request.pathSegments.count == 2 ? "GET, HEAD" : "POST")
+        }
+        var params: [String: WireValue] = [:]
+        var from: NodeID?
+        var render: String?
+        var csrf: String?
+        for field in fields {
+            switch field.name {
+            case "_step": name = name ?? field.value
+            case "_from":
+                guard let number = Int(field.value), number > 0 else { throw WebError.badRequest("Field \"_from\" must be a page node number.") }
+                from = NodeID(rawValue: number)
+            case "_r": render = field.value
+            case "_csrf": csrf = field.value
+            case let other where other.hasPrefix("_"): continue
+            default: params[field.name] = .string(field.value)
+            }
+        }
+        guard let name, !name.isEmpty else { throw WebError.badRequest("The form names no step: add a field or button named \"_step\".") }
+        return StepRequest(wire: WireStep(name: name, params: params), from: from, render: render, csrf: csrf, source: source)
+    }
+
+    static func webError(_ error: HTTPParseError) -> WebError {
+        error.code == .tooManyFields ? .contentTooLarge("Too many fields: \(error).") : .badRequest("Malformed input: \(error).")
+    }
+
+    /// Compares secrets in time that does not depend on where they differ.
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let left = Array(a.utf8)
+        let right = Array(b.utf8)
+        guard left.count == right.count else { return false }
+        var difference: UInt8 = 0
+        for index in left.indices { difference |= left[index] ^ right[index] }
+        return difference == 0
+    }
+}

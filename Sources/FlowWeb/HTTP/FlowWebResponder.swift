@@ -1,0 +1,94 @@
+import FlowCore
+import FlowStore
+import Logging
+import MicroHTTP
+import MustacheTemplates
+
+/// Where HTTP meets flows (CONTRACT §1–6): sessions from cookies or bearer tokens, pages and
+/// visits, deep links, steps from links and forms, the JSON API, static files and `/healthz`.
+///
+/// ```swift
+/// let responder = FlowWebResponder(app: webApp, store: MemorySessionStore(), templates: templates)
+/// let server = HTTPServer(configuration: .init(port: 8080), responder: responder)
+/// ```
+public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
+    let sessions: SessionService<Step>
+    let composer: PageComposer<Step>
+    let configuration: WebConfiguration
+    let staticFiles: StaticFiles?
+    let logger: Logger
+
+    /// A responder for `app`, keeping sessions in `store`, rendering with `templates`.
+    public init(
+        app: WebApp<Step>, store: any SessionStore, templates: TemplateLibrary, configuration: WebConfiguration = WebConfiguration(),
+        observers: [any NavigationObserver<Step>] = [], logger: Logger = Logger(label: "FlowWeb"),
+        clock: (@Sendable () -> Int64)? = nil
+    ) {
+        sessions = clock.map { SessionService(app: app, store: store, ttlSeconds: configuration.sessionTTL, observers: observers, clock: $0) }
+            ?? SessionService(app: app, store: store, ttlSeconds: configuration.sessionTTL, observers: observers)
+        composer = PageComposer(app: app, templates: templates)
+        self.configuration = configuration
+        staticFiles = configuration.publicDirectory.map { StaticFiles(directory: $0, urlPrefix: "/public") }
+        self.logger = logger
+    }
+
+    public func respond(to request: Request) async -> Response {
+        let segments = request.pathSegments
+        switch segments.first {
+        case "healthz" where segments.count == 1:
+            guard request.method == .get || request.method == .head else { return composer.errorPage(.methodNotAllowed("GET, HEAD"), topURL: nil) }
+            return .text("ok")
+        case "public":
+            guard let staticFiles else { return composer.errorPage(.notFound("no public files are served"), topURL: nil) }
+            return await staticFiles.respond(to: request)
+        case "api" where segments.count >= 2 && segments[1] == "v1":
+            return await respondToAPI(request, path: Array(segments.dropFirst(2)))
+        case "_step":
+            return await respondToStep(request)
+        default:
+            return await respondToPage(request)
+        }
+    }
+
+    public func response(for rejection: RequestRejection) -> Response {
+        composer.errorPage(WebError(rejection.status, rejection.status == .contentTooLarge ? "Content too large" : "Bad request", rejection.message), topURL: nil)
+    }
+
+    // MARK: Sessions
+
+    /// The browser's session, or a new one (with its cookie to set).
+    func browserSession(_ request: Request) async throws(WebError) -> (LoadedSession, setCookie: Bool) {
+        if let id = request.cookie(WebConfiguration.cookieName), let session = try await sessions.load(id) {
+            return (session, false)
+        }
+        return (try await sessions.create(), true)
+    }
+
+    func sessionCookie(_ id: String) -> String {
+        SetCookie(
+            name: WebConfiguration.cookieName, value: id, path: "/", maxAge: configuration.sessionTTL, httpOnly: true,
+            secure: configuration.secureCookies, sameSite: .lax
+        ).headerValue
+    }
+
+    func finish(_ response: Response, setCookieFor session: LoadedSession?, _ setCookie: Bool) -> Response {
+        var response = response
+        if setCookie, let session { response.headers.add("Set-Cookie", sessionCookie(session.record.id)) }
+        return response
+    }
+
+    func redirect(_ location: String) -> Response {
+        var response = Response.seeOther(location)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    }
+
+    func logNavigation(_ session: LoadedSession, _ entry: PendingEntry<Step>) {
+        var step = "-"
+        if case .step(let value, _) = entry.navigation.trigger { step = (try? WireStep(value))?.canonical ?? "\(value)" }
+        logger.info("navigation", metadata: [
+            "session": "\(session.record.id.prefix(8))", "source": "\(entry.source.rawValue)", "step": "\(step)",
+            "outcome": "\(entry.navigation.outcome.rawValue)", "top": "\(entry.navigation.topURL)",
+        ])
+    }
+}

@@ -1,0 +1,64 @@
+import MicroHTTP
+
+/// A request the web layer refuses or cannot serve; it knows its status and builds its own
+/// answer: an HTML page for browsers, `application/problem+json` (RFC 9457) for the API.
+public struct WebError: Error, Sendable, CustomStringConvertible {
+    /// The HTTP status.
+    public let status: HTTPStatus
+    /// A short title (`Bad request`).
+    public let title: String
+    /// What was wrong, in words a client can act on.
+    public let detail: String
+    /// Extra headers (`Allow`, `Retry-After`).
+    public var headers: HTTPHeaders = [:]
+
+    init(_ status: HTTPStatus, _ title: String, _ detail: String, headers: HTTPHeaders = [:]) {
+        self.status = status
+        self.title = title
+        self.detail = detail
+        self.headers = headers
+    }
+
+    static func badRequest(_ detail: String) -> Self { Self(.badRequest, "Bad request", detail) }
+    static func forbidden(_ detail: String) -> Self { Self(.forbidden, "Forbidden", detail) }
+    static func notFound(_ detail: String) -> Self { Self(.notFound, "Not found", detail) }
+    static func contentTooLarge(_ detail: String) -> Self { Self(.contentTooLarge, "Content too large", detail) }
+    static func unsupportedMediaType(_ detail: String) -> Self { Self(.unsupportedMediaType, "Unsupported media type", detail) }
+    static func unauthorized(_ detail: String) -> Self { Self(HTTPStatus(401), "Unauthorized", detail) }
+    static func methodNotAllowed(_ allow: String) -> Self {
+        Self(.methodNotAllowed, "Method not allowed", "allowed here: \(allow)", headers: ["Allow": allow])
+    }
+    static func unavailable(_ detail: String) -> Self {
+        Self(.serviceUnavailable, "Service unavailable", detail, headers: ["Retry-After": "2"])
+    }
+    static func internalError(_ detail: String) -> Self { Self(.internalServerError, "Internal error", detail) }
+
+    public var description: String { "\(status.code) \(title): \(detail)" }
+
+    /// The answer for the JSON API.
+    var problem: Response {
+        let document: [(String, String)] = [
+            ("type", "about:blank"), ("title", title), ("detail", detail),
+        ]
+        var json = "{"
+        for (key, value) in document { json += "\"\(key)\":\(Self.quote(value))," }
+        json += "\"status\":\(status.code)}"
+        var response = Response(status: status, contentType: .problemJSON, body: Array(json.utf8))
+        for field in headers { response.headers.add(field.name, field.value) }
+        return response
+    }
+
+    private static func quote(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case _ where scalar.value < 0x20: result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,159 @@
+import FlowCore
+import MicroHTTP
+import MustacheTemplates
+
+/// Renders a session's top page inside the layout: its content, the Back link, the tab bar, a
+/// presented page as a modal over the dimmed page below (with a Close link to it), the pages of
+/// flows embedded in it, and a notice.
+///
+/// Templates: `layout` (the document) receives `title`, `siteName`, `notice`, `main`
+/// (`html`, `back`, `title`), `tabBar` (`null`, or `tabs`: `title`, `url`, `selected`),
+/// `modal` (`html`, `title`, `close`, `back`) and `csrf`; each page's own template renders a fragment
+/// from its view model.
+struct PageComposer<Step: FlowStep>: Sendable {
+    let app: WebApp<Step>
+    let templates: TemplateLibrary
+
+    /// The HTML of the session's top page.
+    func render(_ session: LoadedSession, notice: String?, status: HTTPStatus = .ok) throws(WebError) -> Response {
+        let tree = session.tree
+        guard let top = tree.top, let path = tree.path(to: top.id) else { throw .internalError("the session shows no page") }
+        // The page that carries the chrome: the top, or, under a modal, the page it is presented over.
+        var base = top
+        var modal: TemplateValue = .null
+        if let presenter = path.lastIndex(where: { $0.via == .presented }).map({ path[$0].flow }),
+            let below = tree.flow(presenter).flatMap({ Self.containerTop($0) }) {
+            base = below
+            modal = [
+                "html": .string(try fragment(top, session)), "title": .string(title(top)), "close": .string(below.url),
+                "back": backURL(of: top, in: tree).map { .string($0) } ?? .null,
+            ]
+        }
+        let context: TemplateValue = [
+            "siteName": .string(app.siteName),
+            "title": .string(title(top) + " · " + app.siteName),
+            "notice": notice.map { .string($0) } ?? .null,
+            "main": [
+                "html": .string(try fragment(base, session)), "title": .string(title(base)),
+                "back": backURL(of: base, in: tree).map { .string($0) } ?? .null,
+            ],
+            "tabBar": tabBar(for: base, in: tree),
+            "modal": modal,
+            "csrf": .string(session.record.csrfToken),
+        ]
+        let html: [UInt8]
+        do { html = try templates.render("layout", context: context) } catch { throw .internalError("the layout cannot render: \(error)") }
+        return Response(
+            status: status, headers: ["Content-Type": MediaType.html.description, "Cache-Control": "no-store"], body: html)
+    }
+
+    /// A page's fragment, with the fragments of the flows embedded in it appended.
+    private func fragment(_ page: PageNode, _ session: LoadedSession) throws(WebError) -> String {
+        guard let renderer = app.renderers[page.page.name] else { throw .internalError("page \(page.page.name) has no renderer") }
+        let context = PageContext(
+            services: app.context, node: page.id, renderID: SessionService<Step>.randomHex(bytes: 8),
+            csrfToken: session.record.csrfToken)
+        var html: [UInt8]
+        do {
+            var model = try renderer.model(page.page.base, context)
+            var embedded: [TemplateValue] = []
+            for flow in page.embedded {
+                if let inner = flow.topPage { embedded.append(["html": .string(try fragment(inner, session)), "flow": .string(flow.flow.name)]) }
+            }
+            if case .object(var object) = model {
+                object["embedded"] = .list(embedded)
+                object["formFields"] = .string(context.formFields)
+                model = .object(object)
+            }
+            html = try templates.render(renderer.template, context: model)
+        } catch let error as WebError {
+            throw error
+        } catch {
+            throw .internalError("page \(page.page.name) cannot render: \(error)")
+        }
+        return String(decoding: html, as: UTF8.self)
+    }
+
+    private func title(_ page: PageNode) -> String {
+        app.renderers[page.page.name]?.title(page.page.base) ?? page.page.name
+    }
+
+    /// The previous page of the page's stack (a split's master for its detail).
+    private func backURL(of page: PageNode, in tree: NavigationTree) -> String? {
+        guard let owner = tree.owner(ofPage: page.id).flatMap({ tree.flow($0) }),
+            owner.container == .stack || owner.container == .split,
+            let index = owner.children.firstIndex(where: { $0.id == page.id }), index > 0,
+            case .page(let previous) = owner.children[index - 1]
+        else { return nil }
+        return previous.url
+    }
+
+    /// The tab bar of the nearest tabs flow above the page, or `null`.
+    private func tabBar(for page: PageNode, in tree: NavigationTree) -> TemplateValue {
+        guard let path = tree.path(to: page.id),
+            let tabsFlow = path.reversed().lazy.compactMap({ tree.flow($0.flow) }).first(where: { $0.container == .tabs })
+        else { return .null }
+        let tabs = tabsFlow.children.enumerated().compactMap { index, child -> TemplateValue? in
+            guard case .flow(let tab) = child, let visible = Self.containerTop(tab) else { return nil }
+            let title = app.tabTitle?(tab, tree) ?? firstPageTitle(of: tab) ?? tab.flow.name
+            return ["title": .string(title), "url": .string(visible.url), "selected": .bool(index == tabsFlow.selected)]
+        }
+        return ["tabs": .list(tabs)]
+    }
+
+    private func firstPageTitle(of flow: FlowNode) -> String? {
+        switch flow.children.first {
+        case .page(let page)?: title(page)
+        case .flow(let inner)?: firstPageTitle(of: inner)
+        case nil: nil
+        }
+    }
+
+    /// A flow's visible page, ignoring what it presents.
+    static func containerTop(_ flow: FlowNode) -> PageNode? {
+        switch flow.container {
+        case .tabs:
+            guard flow.children.indices.contains(flow.selected), case .flow(let tab) = flow.children[flow.selected] else { return nil }
+            return tab.topPage
+        default:
+            switch flow.children.last {
+            case .page(let page)?: return page
+            case .flow(let inner)?: return inner.topPage
+            case nil: return nil
+            }
+        }
+    }
+
+    /// The error page, in the layout when it can render, plain otherwise.
+    func errorPage(_ error: WebError, topURL: String?) -> Response {
+        let context: TemplateValue = [
+            "siteName": .string(app.siteName), "title": .string("\(error.title) · \(app.siteName)"), "notice": .null,
+            "main": ["html": .string(errorFragment(error, topURL: topURL)), "title": .string(error.title), "back": .null],
+            "tabBar": .null, "modal": .null, "csrf": .string(""),
+        ]
+        let body = (try? templates.render("layout", context: context)) ?? Array(errorFragment(error, topURL: topURL).utf8)
+        var response = Response(status: error.status, headers: ["Content-Type": MediaType.html.description, "Cache-Control": "no-store"], body: body)
+        for field in error.headers { response.headers.add(field.name, field.value) }
+        return response
+    }
+
+    private func errorFragment(_ error: WebError, topURL: String?) -> String {
+        let link = topURL.map { "<p><a href=\"\(Self.escape($0))\">Back to where you were</a></p>" } ?? "<p><a href=\"/\">Home</a></p>"
+        return "<section class=\"error\"><h1>\(Self.escape(error.title))</h1><p>\(Self.escape(error.detail))</p>\(link)</section>"
+    }
+
+    static func escape(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,71 @@
+import FlowCore
+
+/// One navigation of a session as the JSON API shows it (CONTRACT §5, Entry).
+public struct HistoryEntry: Codable, Sendable, Hashable {
+    /// Where a navigation came from.
+    public enum Source: String, Codable, Sendable, Hashable {
+        case start, link, form, visit, deeplink, api
+    }
+
+    /// The top page after the navigation.
+    public struct Top: Codable, Sendable, Hashable {
+        /// Its node.
+        public var node: Int
+        /// Its URL.
+        public var url: String
+    }
+
+    /// Grows by one per entry within the session.
+    public var seq: Int
+    /// When, in RFC 3339 UTC.
+    public var at: String
+    /// Where it came from.
+    public var source: Source
+    /// The step, for step navigations.
+    public var step: WireStep?
+    /// What `adapt` turned the step into, when it did.
+    public var adaptedStep: WireStep?
+    /// The page the step came from.
+    public var from: Int?
+    /// The URL visited or deep-linked.
+    public var url: String?
+    /// What happened.
+    public var outcome: NavigationOutcome
+    /// The changes.
+    public var actions: [NavigationAction]
+    /// The top page afterwards.
+    public var top: Top
+    /// The session's version afterwards.
+    public var version: Int
+
+    private enum CodingKeys: String, CodingKey {
+        case seq, at, source, step, adaptedStep, from, url, outcome, actions, top, version
+    }
+
+    /// Encodes absent values as `null`, as the contract shows them.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(seq, forKey: .seq)
+        try container.encode(at, forKey: .at)
+        try container.encode(source, forKey: .source)
+        try encodeOrNull(step, .step, &container)
+        try encodeOrNull(adaptedStep, .adaptedStep, &container)
+        try encodeOrNull(from, .from, &container)
+        try encodeOrNull(url, .url, &container)
+        try container.encode(outcome, forKey: .outcome)
+        try container.encode(actions, forKey: .actions)
+        try container.encode(top, forKey: .top)
+        try container.encode(version, forKey: .version)
+    }
+
+    private func encodeOrNull<T: Encodable>(_ value: T?, _ key: CodingKeys, _ container: inout KeyedEncodingContainer<CodingKeys>) throws {
+        if let value { try container.encode(value, forKey: key) } else { try container.encodeNil(forKey: key) }
+    }
+}
+
+/// What the store keeps per history entry: the public entry and the full navigation record
+/// (with `adapt`'s decisions), so a history replays to the same tree.
+struct StoredEntry<Step: FlowStep>: Codable {
+    var entry: HistoryEntry
+    var navigation: Navigation<Step>
+}

@@ -1,0 +1,43 @@
+import FlowCore
+import FlowStore
+
+/// A session read from the store for one request.
+struct LoadedSession: Sendable {
+    /// The stored snapshot.
+    var record: SessionRecord
+    /// The decoded tree.
+    var tree: NavigationTree
+    /// The web layer's bookkeeping.
+    var extra: SessionExtra
+}
+
+/// Bookkeeping the web layer keeps with each session.
+struct SessionExtra: Codable, Sendable {
+    /// A step already applied for a rendering (`_r`), and where it led.
+    struct Submission: Codable, Sendable {
+        var render: String
+        var step: String
+        var location: String
+    }
+
+    /// The most recent submissions, the newest last.
+    var submissions: [Submission] = []
+
+    static let submissionLimit = 64
+
+    mutating func remember(_ submission: Submission) {
+        submissions.append(submission)
+        if submissions.count > Self.submissionLimit { submissions.removeFirst(submissions.count - Self.submissionLimit) }
+    }
+
+    func location(render: String, step: String) -> String? {
+        submissions.last { $0.render == render && $0.step == step }?.location
+    }
+}
+
+/// A navigation to record as a history entry.
+struct PendingEntry<Step: FlowStep>: Sendable {
+    var source: HistoryEntry.Source
+    var navigation: Navigation<Step>
+    var url: String?
+}

@@ -1,0 +1,165 @@
+import FlowTesting
+import Foundation
+import Testing
+
+@Suite("Pages, visits and deep links (CONTRACT §2, §4)")
+struct PageTests {
+    @Test("GET / starts a session: 303 to the top page, a secure-enough cookie")
+    func newSession() async throws {
+        try await withSite { site in
+            let browser = TestBrowser(port: site.port)
+            let home = try await browser.get("/")
+            #expect(home.status == 303)
+            #expect(home.header("Location") == "/a")
+            let cookie = try #require(home.header("Set-Cookie"))
+            #expect(cookie.hasPrefix("flowserver_session="))
+            #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && cookie.contains("Path=/"))
+            let id = try #require(browser.cookie("flowserver_session"))
+            #expect(id.count == 48 && id.allSatisfy(\.isHexDigit))
+            let page = try await browser.get("/a")
+            #expect(page.status == 200)
+            #expect(page.header("Content-Type") == "text/html; charset=utf-8")
+            #expect(page.header("Cache-Control") == "no-store")
+            #expect(page.text.contains("<h1>List a</h1>"))
+            #expect(page.text.contains("class=\"tab selected\" href=\"/a\">List A</a>"))
+            #expect(page.text.contains("href=\"/b\">List B</a>"))
+            #expect(page.header("Set-Cookie") == nil)
+            let head = try await browser.send("HEAD", "/a")
+            #expect(head.status == 200 && head.body.isEmpty && head.header("Content-Length") != nil)
+        }
+    }
+
+    @Test("a forged, unknown or expired session id is never adopted")
+    func neverAdopted() async throws {
+        try await withSite(sessionTTL: 60) { site in
+            let browser = TestBrowser(port: site.port)
+            browser.setCookie("flowserver_session", String(repeating: "ab", count: 24))
+            _ = try await browser.get("/")
+            let issued = try #require(browser.cookie("flowserver_session"))
+            #expect(issued != String(repeating: "ab", count: 24))
+            browser.setCookie("flowserver_session", "../../etc/passwd")
+            _ = try await browser.get("/")
+            #expect(browser.cookie("flowserver_session") != "../../etc/passwd")
+            let current = try #require(browser.cookie("flowserver_session"))
+            site.clock.advance(seconds: 61)
+            let after = try await browser.get("/a")
+            #expect(after.header("Set-Cookie") != nil)
+            #expect(browser.cookie("flowserver_session") != current)
+        }
+    }
+
+    @Test("a link step pushes a page with a Back link; Back (a visit) pops it and records a visit")
+    func linkAndBack() async throws {
+        try await withSite { site in
+            let browser = TestBrowser(port: site.port)
+            _ = try await browser.get("/")
+            let list = try await browser.get("/a")
+            let link = try #require(list.link(containing: "Item 7"))
+            #expect(link.hasPrefix("/_step/itemIsPicked?id=7&_from="))
+            let step = try await browser.get(link)
+            #expect(step.status == 303 && step.header("Location") == "/items/7")
+            let item = try await browser.get("/items/7")
+            #expect(item.text.contains("<h1>Item 7</h1>"))
+            #expect(item.text.contains("<a class=\"back\" href=\"/a\">Back</a>"))
+            let back = try await browser.get("/a")
+            #expect(back.status == 200 && back.text.contains("<h1>List a</h1>"))
+            let history = try await API(browser: browser).history()
+            #expect(history.map(\.source) == ["start", "link", "visit"])
+            #expect(history.last?.actions == ["pop item"])
+        }
+    }
+
+    @Test("a step from a page no longer in the tree is ignored, and the top shows a notice")
+    func stalePage() async throws {
+        try await withSite { site in
+            let browser = TestBrowser(port: site.port)
+            _ = try await browser.get("/")
+            _ = try await browser.get(try #require(try await browser.get("/a").link(containing: "Item 7")))
+            let item = try await browser.get("/items/7")
+            let next = try #require(item.link(containing: "class=\"next\""))
+            _ = try await browser.get("/a")  // Back: item 7 leaves the tree
+            let stale = try await browser.get(next)
+            #expect(stale.status == 303 && stale.header("Location") == "/a?_notice=stale")
+            let shown = try await browser.get("/a?_notice=stale")
+            #expect(shown.text.contains("class=\"notice\">That action came from a page that is no longer current"))
+            #expect(try await API(browser: browser).history().last?.outcome == "ignored")
+        }
+    }
+
+    @Test("a hidden page's step unwinds to it first (a second browser tab)")
+    func hiddenPageUnwinds() async throws {
+        try await withSite { site in
+            let browser = TestBrowser(port: site.port)
+            _ = try await browser.get("/")
+            let listA = try await browser.get("/a")
+            let optionsLink = try #require(listA.link(containing: ">Options<"))
+            _ = try await browser.get(try #require(listA.link(containing: "Item 7")))
+            // The old rendering of /a (now hidden under item 7) sends a step: /a is unwound to first.
+            let step = try await browser.get(optionsLink)
+            #expect(step.status == 303 && step.header("Location") == "/options")
+            let entry = try #require(try await API(browser: browser).history().last)
+            #expect(entry.actions.prefix(1) == ["pop item"])
+        }
+    }
+
+    @Test("a double click on the same rendering applies the step once")
+    func duplicateRender() async throws {
+        try await withSite { site in
+            let browser = TestBrowser(port: site.port)
+            _ = try await browser.get("/")
+            let link = try #require(try await browser.get("/a").link(containing: "Item 7"))
+            let first = try await browser.get(link)
+            let second = try await browser.get(link)
+            #expect(first.header("Location") == "/items/7" && second.header("Location") == "/items/7")
+            #expect(try await API(browser: browser).history().count == 2)
+        }
+    }
+
+    @Test("deep links: a route navigates its step; an unknown id or path is a 404 linking to the top")
+    func deepLinks() async throws {
+        try await withSite { site in
+            let browser = TestBrowser(port: site.port)
+            _ = try await browser.get("/")
+            let direct = try await browser.get("/items/42")
+            #expect(direct.status == 200 && direct.text.contains("<h1>Item 42</h1>"))
+            #expect(try await API(browser: browser).history().last?.source == "deeplink")
+            let unknown = try await browser.get("/items/999")
+            #expect(unknown.status == 404)
+            #expect(unknown.text.contains("href=\"/items/42\""))
+            let nowhere = try await browser.get("/no/such/page")
+            #expect(nowhere.status == 404 && nowhere.text.contains("There is no page at /no/such/page."))
+            #expect(try await API(browser: browser).history().count == 2)
+            #expect(try await browser.send("POST", "/a").status == 405)
+        }
+    }
+
+    @Test("a presented flow shows as a modal over the page below, with a Close link to it")
+    func modal() async throws {
+        try await withSite { site in
+            let browser = TestBrowser(port: site.port)
+            _ = try await browser.get("/")
+            _ = try await browser.get(try #require(try await browser.get("/a").link(containing: ">Options<")))
+            let options = try await browser.get("/options")
+            #expect(options.text.contains("<div class=\"modal\"><a class=\"close\" href=\"/a\">Close</a><h1>Options</h1>"))
+            #expect(options.text.contains("<main><h1>List a</h1>"))
+            let detail = try await browser.get(try #require(options.link(containing: "class=\"login\"")))
+            #expect(detail.header("Location") == "/options/login")
+            let shown = try await browser.get("/options/login")
+            #expect(shown.text.contains("<a class=\"close\" href=\"/a\">Close</a><a class=\"back\" href=\"/options\">Back</a><h2>Option login</h2>"))
+            let closed = try await browser.get("/a")
+            #expect(closed.status == 200 && !closed.text.contains("class=\"modal\""))
+            #expect(try await API(browser: browser).history().last?.actions == ["dismiss options", "endFlow options"])
+        }
+    }
+
+    @Test("visiting another tab's page selects that tab")
+    func tabs() async throws {
+        try await withSite { site in
+            let browser = TestBrowser(port: site.port)
+            _ = try await browser.get("/")
+            let b = try await browser.get("/b")
+            #expect(b.text.contains("class=\"tab selected\" href=\"/b\">List B</a>"))
+            #expect(try await API(browser: browser).history().last?.actions == ["select list"])
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import FlowTesting
+import Foundation
+import Testing
+
+@Suite("Steps from links and forms (CONTRACT §3, §4)")
+struct StepTests {
+    private func started(_ site: TestSite) async throws -> (TestBrowser, TestResponse) {
+        let browser = TestBrowser(port: site.port)
+        _ = try await browser.get("/")
+        return (browser, try await browser.get("/a"))
+    }
+
+    @Test("a form POST with the CSRF token decodes typed params and answers 303 (PRG)")
+    func form() async throws {
+        try await withSite { site in
+            let (browser, list) = try await started(site)
+            let fields = [("_from", try #require(list.hidden("_from"))), ("_r", try #require(list.hidden("_r"))),
+                          ("_csrf", try #require(list.hidden("_csrf"))), ("name", "Ada <3"), ("times", "3"), ("_step", "greet")]
+            let posted = try await browser.post("/_step", form: fields)
+            #expect(posted.status == 303 && posted.header("Location") == "/greeting")
+            let page = try await browser.get("/greeting")
+            #expect(page.text.contains("<h1>Hello, Ada &lt;3 ×3</h1>"))
+            let again = try await browser.post("/_step", form: fields)  // double submit
+            #expect(again.header("Location") == "/greeting")
+            #expect(try await API(browser: browser).history().filter { $0.source == "form" }.count == 1)
+        }
+    }
+
+    @Test("a POST without the right CSRF token is refused with 403 and changes nothing")
+    func csrf() async throws {
+        try await withSite { site in
+            let (browser, list) = try await started(site)
+            let base = [("_from", try #require(list.hidden("_from"))), ("_step", "greet"), ("name", "x"), ("times", "1")]
+            #expect(try await browser.post("/_step", form: base).status == 403)
+            #expect(try await browser.post("/_step", form: base + [("_csrf", "0123")]).status == 403)
+            #expect(try await API(browser: browser).history().count == 1)
+        }
+    }
+
+    @Test("a cross-site step is refused; a cross-site page visit is welcome")
+    func crossSite() async throws {
+        try await withSite { site in
+            let (browser, list) = try await started(site)
+            let link = try #require(list.link(containing: "Item 7"))
+            #expect(try await browser.get(link, headers: [("Sec-Fetch-Site", "cross-site")]).status == 403)
+            #expect(try await browser.get("/items/5", headers: [("Sec-Fetch-Site", "cross-site")]).status == 200)
+        }
+    }
+
+    @Test(
+        "an unknown step, a missing or ill-typed param gets a 400 page that says which and why",
+        arguments: [
+            ("/_step/fly?_from=5", "unknown step &quot;fly&quot;"),
+            ("/_step/itemIsPicked?_from=5", "field &quot;id&quot;: missing"),
+            ("/_step/itemIsPicked?id=seven&_from=5", "field &quot;id&quot;: expected an integer"),
+            ("/_step/itemIsPicked?id=%zz", "Malformed input"),
+            ("/_step/itemIsPicked?id=1&_from=x", "_from"),
+        ])
+    func badSteps(link: String, message: String) async throws {
+        try await withSite { site in
+            let (browser, _) = try await started(site)
+            let response = try await browser.get(link)
+            #expect(response.status == 400)
+            #expect(response.text.contains(message), "\(response.text)")
+            #expect(try await API(browser: browser).history().count == 1)
+        }
+    }
+
+    @Test("a form with a wrong content type gets 415; too many fields 413")
+    func formLimits() async throws {
+        try await withSite { site in
+            let (browser, list) = try await started(site)
+            let csrf = try #require(list.hidden("_csrf"))
+            let json = try await browser.send("POST", "/_step", headers: [("Content-Type", "application/json")], body: Array("{}".utf8))
+            #expect(json.status == 415)
+            let many = (0..<1_500).map { ("f\($0)", "x") }
+            #expect(try await browser.post("/_step", form: [("_csrf", csrf)] + many).status == 413)
+        }
+    }
+
+    @Test("adapt: every other help request is refused and recorded as rejected")
+    func adapt() async throws {
+        try await withSite { site in
+            let (browser, list) = try await started(site)
+            _ = try await browser.get(try #require(list.link(containing: ">Help<")))
+            let second = try await browser.get(try #require(try await browser.get("/a").link(containing: ">Help<")))
+            #expect(second.header("Location") == "/a")
+            let outcomes = try await API(browser: browser).history().map(\.outcome)
+            #expect(outcomes.suffix(3) == ["navigated", "navigated", "rejected"])
+        }
+    }
+}

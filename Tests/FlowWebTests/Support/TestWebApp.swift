@@ -1,0 +1,253 @@
+import FlowCore
+import FlowStore
+import FlowTesting
+import FlowWeb
+import Foundation
+import MicroHTTP
+import MustacheTemplates
+import Synchronization
+
+/// The web tests' app: root (single) → tabs of two lists (stacks); options (a split) presented
+/// modally; help adapted to a refusal every other time; a deep link to items.
+enum WebStep: FlowStep {
+    case start, itemIsPicked(id: Int), greet(name: String, times: Int), optionsAreRequired, optionIsPicked(section: String)
+    case optionsAreDone, helpIsRequired, noop
+}
+
+struct RootFlow: Flow {
+    static let name = "root"
+    static let container = ContainerKind.single
+    mutating func navigate(to step: WebStep, context: FlowContext) -> FlowContributors<WebStep> {
+        step == .start ? .one(.show(TabsFlow(), stepper: OneStepper(withSingleStep: .start))) : .none
+    }
+}
+
+struct TabsFlow: Flow {
+    static let name = "tabs"
+    static let container = ContainerKind.tabs
+    mutating func navigate(to step: WebStep, context: FlowContext) -> FlowContributors<WebStep> {
+        guard step == .start else { return .none }
+        return .multiple([
+            .tab(ListFlow(kind: "a"), stepper: OneStepper(withSingleStep: .start)),
+            .tab(ListFlow(kind: "b"), stepper: OneStepper(withSingleStep: .start)),
+        ])
+    }
+}
+
+struct ListFlow: Flow {
+    static let name = "list"
+    static let container = ContainerKind.stack
+    var kind: String
+    var helpRequests = 0
+
+    func adapt(_ step: WebStep, context: FlowContext) async -> StepAdaptation<WebStep> {
+        if step == .helpIsRequired, helpRequests.isMultiple(of: 2) == false { return .refuse }
+        return .step(step)
+    }
+
+    mutating func navigate(to step: WebStep, context: FlowContext) -> FlowContributors<WebStep> {
+        switch step {
+        case .start: return .one(.push(ListPage(kind: kind)))
+        case .itemIsPicked(let id): return .one(.push(ItemPage(id: id)))
+        case .greet(let name, let times): return .one(.push(GreetingPage(name: name, times: times)))
+        case .optionsAreRequired: return .one(.present(OptionsFlow(), stepper: OneStepper(withSingleStep: .start)))
+        case .helpIsRequired:
+            helpRequests += 1
+            return .one(.present(HelpPage()))
+        default: return .none
+        }
+    }
+}
+
+struct OptionsFlow: Flow {
+    static let name = "options"
+    static let container = ContainerKind.split
+    mutating func navigate(to step: WebStep, context: FlowContext) -> FlowContributors<WebStep> {
+        switch step {
+        case .start: .one(.set([OptionsPage()]))
+        case .optionIsPicked(let section): .one(.push(OptionDetailPage(section: section)))
+        case .optionsAreDone: .end(forwardToParentFlowWithStep: .noop)
+        default: .none
+        }
+    }
+}
+
+struct LinkModel: Encodable { var label: String; var href: String }
+
+struct ListPage: WebPage {
+    static let name = "list"
+    static let template = "pages/list"
+    var kind: String
+    var path: String { "/\(kind)" }
+    var title: String { "List \(kind.uppercased())" }
+    struct Model: Encodable { var kind: String; var links: [LinkModel] }
+    func model(in context: PageContext) throws -> Model {
+        Model(kind: kind, links: [
+            LinkModel(label: "Item 7", href: context.link(to: WebStep.itemIsPicked(id: 7))),
+            LinkModel(label: "Options", href: context.link(to: WebStep.optionsAreRequired)),
+            LinkModel(label: "Help", href: context.link(to: WebStep.helpIsRequired)),
+        ])
+    }
+}
+
+struct ItemPage: WebPage {
+    static let name = "item"
+    static let template = "pages/item"
+    var id: Int
+    var path: String { "/items/\(id)" }
+    var title: String { "Item \(id)" }
+    struct Model: Encodable { var id: Int; var next: String }
+    func model(in context: PageContext) throws -> Model {
+        Model(id: id, next: context.link(to: WebStep.itemIsPicked(id: id + 1)))
+    }
+}
+
+struct GreetingPage: WebPage {
+    static let name = "greeting"
+    static let template = "pages/greeting"
+    var name: String
+    var times: Int
+    var path: String { "/greeting" }
+    var title: String { "Greeting" }
+    struct Model: Encodable { var name: String; var times: Int }
+    func model(in context: PageContext) throws -> Model { Model(name: name, times: times) }
+}
+
+struct HelpPage: WebPage {
+    static let name = "help"
+    static let template = "pages/help"
+    var path: String { "/help" }
+    var title: String { "Help" }
+    struct Model: Encodable {}
+    func model(in context: PageContext) throws -> Model { Model() }
+}
+
+struct OptionsPage: WebPage {
+    static let name = "options"
+    static let template = "pages/options"
+    var path: String { "/options" }
+    var title: String { "Options" }
+    struct Model: Encodable { var login: String; var done: String }
+    func model(in context: PageContext) throws -> Model {
+        Model(login: context.link(to: WebStep.optionIsPicked(section: "login")), done: context.link(to: WebStep.optionsAreDone))
+    }
+}
+
+struct OptionDetailPage: WebPage {
+    static let name = "option-detail"
+    static let template = "pages/option-detail"
+    var section: String
+    var path: String { "/options/\(section)" }
+    var title: String { "Option \(section)" }
+    struct Model: Encodable { var section: String }
+    func model(in context: PageContext) throws -> Model { Model(section: section) }
+}
+
+/// The templates, written to a temporary directory.
+enum TestTemplates {
+    static let files: [String: String] = [
+        "layout.mustache": """
+            <!doctype html><html><head><title>{{title}}</title></head><body>
+            {{#notice}}<p class="notice">{{notice}}</p>{{/notice}}
+            {{#tabBar}}<nav class="tabs">{{#tabs}}<a class="tab{{#selected}} selected{{/selected}}" href="{{url}}">{{title}}</a>{{/tabs}}</nav>{{/tabBar}}
+            <main>{{#main.back}}<a class="back" href="{{main.back}}">Back</a>{{/main.back}}{{{main.html}}}</main>
+            {{#modal}}<div class="modal"><a class="close" href="{{close}}">Close</a>{{#back}}<a class="back" href="{{back}}">Back</a>{{/back}}{{{html}}}</div>{{/modal}}
+            </body></html>
+            """,
+        "pages/list.mustache": "<h1>List {{kind}}</h1><ul>{{#links}}<li><a href=\"{{href}}\">{{label}}</a></li>{{/links}}</ul><form method=\"post\" action=\"/_step\">{{{formFields}}}<input name=\"name\"><input name=\"times\"><button name=\"_step\" value=\"greet\">Greet</button></form>",
+        "pages/item.mustache": "<h1>Item {{id}}</h1><a class=\"next\" href=\"{{next}}\">Next</a>",
+        "pages/greeting.mustache": "<h1>Hello, {{name}} ×{{times}}</h1>",
+        "pages/help.mustache": "<h1>Help</h1>",
+        "pages/options.mustache": "<h1>Options</h1><a class=\"login\" href=\"{{login}}\">Login</a><a class=\"done\" href=\"{{done}}\">Done</a>",
+        "pages/option-detail.mustache": "<h2>Option {{section}}</h2>",
+    ]
+
+    static func directory() throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("flowweb-templates-\(UUID().uuidString)")
+        for (name, text) in files {
+            let url = root.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        return root
+    }
+}
+
+/// A clock tests can move forward.
+final class TestClock: Sendable {
+    private let milliseconds = Atomic<Int64>(1_800_000_000_000)
+    var now: Int64 { milliseconds.load(ordering: .relaxed) }
+    func advance(seconds: Int64) { milliseconds.add(seconds * 1000, ordering: .relaxed) }
+}
+
+/// A live server running the test app on a free port.
+struct TestSite {
+    let server: HTTPServer
+    let store: MemorySessionStore
+    let clock: TestClock
+    let app: WebApp<WebStep>
+    var port: Int { server.port }
+
+    static func webApp() throws -> WebApp<WebStep> {
+        let flows = try FlowApp(
+            root: RootFlow(), stepper: OneStepper(withSingleStep: WebStep.start),
+            flows: [RootFlow.self, TabsFlow.self, ListFlow.self, OptionsFlow.self],
+            pages: [ListPage.self, ItemPage.self, GreetingPage.self, HelpPage.self, OptionsPage.self, OptionDetailPage.self])
+        return try WebApp(
+            flows: flows,
+            pages: [ListPage.self, ItemPage.self, GreetingPage.self, HelpPage.self, OptionsPage.self, OptionDetailPage.self],
+            routes: [DeepLinkRoute("/items/{id:int}") { values, _ in
+                guard let id = values.int("id"), id <= 100 else { return nil }
+                return .itemIsPicked(id: id)
+            }],
+            siteName: "Test site")
+    }
+
+    static func start(sessionTTL: Int = 3600, maxBody: Int = 1 << 20) async throws -> TestSite {
+        let templates = try TemplateLibrary(directory: try TestTemplates.directory().path)
+        let store = MemorySessionStore()
+        let clock = TestClock()
+        let app = try webApp()
+        let responder = FlowWebResponder(
+            app: app, store: store, templates: templates, configuration: WebConfiguration(sessionTTL: sessionTTL),
+            clock: { clock.now })
+        let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, maxBodySize: maxBody), responder: responder)
+        try server.start()
+        return TestSite(server: server, store: store, clock: clock, app: app)
+    }
+}
+
+/// Runs `body` with a started site and stops it afterwards.
+func withSite(sessionTTL: Int = 3600, _ body: (TestSite) async throws -> Void) async throws {
+    let site = try await TestSite.start(sessionTTL: sessionTTL)
+    do {
+        try await body(site)
+        await site.server.stop()
+    } catch {
+        await site.server.stop()
+        throw error
+    }
+}
+
+extension TestResponse {
+    /// The `href` of the first link whose tag or text contains `marker`, unescaped.
+    func link(containing marker: String) -> String? {
+        let html = text
+        guard let range = html.range(of: marker),
+            let tagStart = html[..<range.upperBound].range(of: "<a ", options: .backwards),
+            let tagEnd = html[tagStart.upperBound...].firstIndex(of: ">"),
+            let hrefStart = html[tagStart.upperBound..<tagEnd].range(of: "href=\"")
+        else { return nil }
+        let rest = html[hrefStart.upperBound...]
+        guard let end = rest.firstIndex(of: "\"") else { return nil }
+        return String(rest[..<end]).replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&#39;", with: "'")
+    }
+
+    /// The value of hidden input `name`.
+    func hidden(_ name: String) -> String? {
+        let html = text
+        guard let range = html.range(of: "name=\"\(name)\" value=\"") else { return nil }
+        let rest = html[range.upperBound...]
+        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+    }
+}
