@@ -42,8 +42,8 @@ extension FlowWebResponder {
             let body: StepBody = try decodeJSON(request)
             let step: Step
             do { step = try body.step.decode(as: Step.self, fromForm: false) } catch { throw .badRequest("Cannot send this step: \(error).") }
-            let from = body.from.map(NodeID.init(rawValue:)) ?? session.tree.top?.id
-            let parsed = StepRequest(wire: body.step, from: from, render: nil, csrf: nil, source: .api)
+            let parsed = StepRequest(
+                wire: body.step, from: body.from.map(NodeID.init(rawValue:)), fromTop: body.from == nil, render: nil, csrf: nil, source: .api)
             let (_, updated) = try await applyStep(step, parsed, to: session)
             return try await entryAndState(updated)
         case ["session", "visits"]:

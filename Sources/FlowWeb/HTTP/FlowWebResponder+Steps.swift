@@ -5,7 +5,10 @@ extension FlowWebResponder {
     /// A step request from a link (`GET /_step/<name>?…`) or a form (`POST /_step`), parsed.
     struct StepRequest {
         var wire: WireStep
+        /// The page the step comes from; `nil` with ``fromTop`` means the top page at the time
+        /// the step applies (under the session's lock).
         var from: NodeID?
+        var fromTop = false
         var render: String?
         var csrf: String?
         var source: HistoryEntry.Source
@@ -48,10 +51,11 @@ extension FlowWebResponder {
                 return .init(result: location)
             }
             let navigation: Navigation<Step>
-            do { navigation = try await sessions.coordinator.apply(step, from: parsed.from, to: &current.tree) } catch {
+            let from = parsed.fromTop ? (parsed.from ?? current.tree.top?.id) : parsed.from
+            do { navigation = try await sessions.coordinator.apply(step, from: from, to: &current.tree) } catch {
                 throw .internalError("the step could not be applied: \(error)")
             }
-            let location = navigation.outcome == .ignored && parsed.from != nil ? navigation.topURL + "?_notice=stale" : navigation.topURL
+            let location = navigation.outcome == .ignored && from != nil ? navigation.topURL + "?_notice=stale" : navigation.topURL
             if let render = parsed.render { current.extra.remember(.init(render: render, step: canonical, location: location)) }
             let entry = PendingEntry(source: parsed.source, navigation: navigation, url: nil)
             logNavigation(current, entry)

@@ -1,0 +1,187 @@
+import FlowCore
+import FlowStore
+import FlowTesting
+@testable import FlowWeb
+import Foundation
+import Testing
+
+@Suite("JSON API (CONTRACT §5)")
+struct APITests {
+    /// A new API session and a client that uses its bearer token.
+    private func apiSession(_ site: TestSite) async throws -> (API, [String: Any]) {
+        let anonymous = API(browser: TestBrowser(port: site.port))
+        let created = try await anonymous.call("POST", "/api/v1/sessions")
+        #expect(created.status == 201)
+        #expect(created.header("Content-Type") == "application/json")
+        let body = try anonymous.object(created)
+        let id = try #require(body["session"] as? String)
+        return (API(browser: TestBrowser(port: site.port), bearer: id), body)
+    }
+
+    @Test("POST /sessions answers the session and its State, shaped as the contract says")
+    func create() async throws {
+        try await withSite { site in
+            let (api, body) = try await apiSession(site)
+            let state = try #require(body["state"] as? [String: Any])
+            #expect(state["session"] as? String == api.bearer)
+            #expect(state["version"] as? Int == 1)
+            let top = try #require(state["top"] as? [String: Any])
+            #expect(top["url"] as? String == "/a" && top["page"] as? String == "list" && top["flow"] as? String == "list")
+            let root = try #require(state["root"] as? [String: Any])
+            #expect(root["flow"] as? String == "root" && root["container"] as? String == "single")
+            #expect(root["presented"] is NSNull)
+            let tabs = try #require((root["children"] as? [[String: Any]])?.first)
+            #expect(tabs["container"] as? String == "tabs" && tabs["selected"] as? Int == 0)
+            let firstTab = try #require((tabs["children"] as? [[String: Any]])?.first)
+            let page = try #require((firstTab["children"] as? [[String: Any]])?.first)
+            #expect(Set(page.keys) == ["node", "page", "url"])
+        }
+    }
+
+    @Test("steps and visits through the API answer the entry and the new State")
+    func stepsAndVisits() async throws {
+        try await withSite { site in
+            let (api, _) = try await apiSession(site)
+            let stepped = try await api.call("POST", "/api/v1/session/steps", json: #"{"step":{"name":"itemIsPicked","params":{"id":3}}}"#)
+            #expect(stepped.status == 200)
+            let answer = try api.object(stepped)
+            let entry = try #require(answer["entry"] as? [String: Any])
+            #expect(entry["source"] as? String == "api" && entry["outcome"] as? String == "navigated")
+            #expect((entry["step"] as? [String: Any])?["name"] as? String == "itemIsPicked")
+            #expect(entry["adaptedStep"] is NSNull && entry["url"] is NSNull)
+            #expect((entry["from"] as? Int) != nil)
+            #expect((entry["at"] as? String)?.hasSuffix("Z") == true)
+            #expect(((answer["state"] as? [String: Any])?["top"] as? [String: Any])?["url"] as? String == "/items/3")
+            let visited = try await api.call("POST", "/api/v1/session/visits", json: #"{"url":"/b"}"#)
+            #expect(visited.status == 200)
+            #expect(((try api.object(visited)["state"] as? [String: Any])?["top"] as? [String: Any])?["url"] as? String == "/b")
+            #expect(try await api.call("POST", "/api/v1/session/visits", json: #"{"url":"/nowhere"}"#).status == 404)
+            let state = try api.object(try await api.call("GET", "/api/v1/session"))
+            #expect(state["version"] as? Int == 3)
+        }
+    }
+
+    @Test("history pages with after/limit; seq and version only grow")
+    func history() async throws {
+        try await withSite { site in
+            let (api, _) = try await apiSession(site)
+            for id in 1...5 {
+                _ = try await api.call("POST", "/api/v1/session/steps", json: #"{"step":{"name":"itemIsPicked","params":{"id":\#(id)}}}"#)
+            }
+            let first = try api.object(try await api.call("GET", "/api/v1/session/history?limit=2"))
+            let entries = try #require(first["entries"] as? [[String: Any]])
+            #expect(entries.map { $0["seq"] as? Int } == [1, 2])
+            #expect(first["next"] as? Int == 2)
+            let rest = try api.object(try await api.call("GET", "/api/v1/session/history?after=2&limit=500"))
+            #expect((rest["entries"] as? [[String: Any]])?.map { $0["seq"] as? Int } == [3, 4, 5, 6])
+            #expect(rest["next"] is NSNull)
+            let all = try await api.history()
+            #expect(all.map(\.seq) == [1, 2, 3, 4, 5, 6])
+            #expect(all.map(\.version) == [1, 2, 3, 4, 5, 6])
+            #expect(all.first?.source == "start")
+        }
+    }
+
+    @Test(
+        "bad input answers problem+json and changes nothing",
+        arguments: [
+            ("GET", "/api/v1/session/history?limit=0", nil as String?, 400),
+            ("GET", "/api/v1/session/history?limit=501", nil, 400),
+            ("GET", "/api/v1/session/history?after=-1", nil, 400),
+            ("GET", "/api/v1/session/history?after=x", nil, 400),
+            ("POST", "/api/v1/session/steps", #"{"step":{"name":"fly"}}"#, 400),
+            ("POST", "/api/v1/session/steps", #"{"step":{"name":"itemIsPicked","params":{"id":"seven"}}}"#, 400),
+            ("POST", "/api/v1/session/steps", #"{"step":"#, 400),
+            ("POST", "/api/v1/session/steps", #"{"nostep":1}"#, 400),
+            ("PUT", "/api/v1/session", nil, 405),
+            ("GET", "/api/v1/nothing", nil, 404),
+        ])
+    func badInput(method: String, path: String, json: String?, status: Int) async throws {
+        try await withSite { site in
+            let (api, _) = try await apiSession(site)
+            let response = try await api.call(method, path, json: json)
+            #expect(response.status == status)
+            #expect(response.header("Content-Type") == "application/problem+json")
+            let problem = try api.object(response)
+            #expect(problem["status"] as? Int == status && problem["title"] is String && problem["detail"] is String && problem["type"] is String)
+            #expect(try await api.history().count == 1)
+        }
+    }
+
+    @Test("authentication: bearer or cookie; a cookie change needs X-CSRF-Token; a wrong content type is 415")
+    func authentication() async throws {
+        try await withSite { site in
+            let nobody = API(browser: TestBrowser(port: site.port))
+            #expect(try await nobody.call("GET", "/api/v1/session").status == 401)
+            #expect(try await API(browser: TestBrowser(port: site.port), bearer: String(repeating: "0", count: 48)).call("GET", "/api/v1/session").status == 401)
+            let browser = TestBrowser(port: site.port)
+            let page = try await browser.get("/")
+            _ = page
+            let cookie = API(browser: browser)
+            #expect(try await cookie.call("GET", "/api/v1/session").status == 200)
+            let step = #"{"step":{"name":"itemIsPicked","params":{"id":1}}}"#
+            #expect(try await cookie.call("POST", "/api/v1/session/steps", json: step).status == 403)
+            let csrf = try #require(try await browser.get("/a").hidden("_csrf"))
+            #expect(try await cookie.call("POST", "/api/v1/session/steps", json: step, headers: [("X-CSRF-Token", csrf)]).status == 200)
+            let (api, _) = try await apiSession(site)
+            #expect(try await api.call("POST", "/api/v1/session/steps", headers: [("Content-Type", "text/plain")]).status == 415)
+        }
+    }
+
+    @Test("DELETE ends the session")
+    func delete() async throws {
+        try await withSite { site in
+            let (api, _) = try await apiSession(site)
+            #expect(try await api.call("DELETE", "/api/v1/session").status == 204)
+            #expect(try await api.call("GET", "/api/v1/session").status == 401)
+            #expect(await site.store.count == 0)
+        }
+    }
+
+    @Test("64 concurrent steps on one session: all applied once, one at a time")
+    func concurrentSteps() async throws {
+        try await withSite { site in
+            let (api, _) = try await apiSession(site)
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for id in 1...64 {
+                    group.addTask {
+                        try await api.call("POST", "/api/v1/session/steps", json: #"{"step":{"name":"itemIsPicked","params":{"id":\#(id)}}}"#).status
+                    }
+                }
+                for try await status in group { #expect(status == 200) }
+            }
+            let history = try await api.history()
+            #expect(history.count == 65)
+            #expect(history.map(\.seq) == Array(1...65))
+            #expect(history.map(\.version) == Array(1...65))
+            let state = try api.object(try await api.call("GET", "/api/v1/session"))
+            #expect(state["version"] as? Int == 65)
+            let bearer = try #require(api.bearer)
+            let record = try #require(try await site.store.load(bearer))
+            let tree = try NavigationTree(json: record.tree, registry: site.app.flows.registry)
+            let pushed = tree.pages.filter { $0.page.name == "item" }.compactMap { $0.page.as(ItemPage.self)?.id }
+            #expect(Set(pushed) == Set(1...64) && pushed.count == 64)
+        }
+    }
+
+    @Test("the stored history, replayed from its first entry, rebuilds the session's tree")
+    func replay() async throws {
+        try await withSite { site in
+            let browser = TestBrowser(port: site.port)
+            _ = try await browser.get("/")
+            _ = try await browser.get(try #require(try await browser.get("/a").link(containing: "Item 7")))
+            _ = try await browser.get(try #require(try await browser.get("/items/7").link(containing: "class=\"next\"")))
+            _ = try await browser.get("/b")
+            _ = try await browser.get(try #require(try await browser.get("/b").link(containing: ">Options<")))
+            _ = try await browser.get("/a")
+            let id = try #require(browser.cookie("flowserver_session"))
+            let records = try await site.store.history(id, after: 0, limit: 500)
+            let navigations = try records.map { try CompactJSONDecoder().decode(StoredEntry<WebStep>.self, from: $0.entry).navigation }
+            let coordinator = Coordinator(app: site.app.flows)
+            let rebuilt = try await coordinator.replay(navigations)
+            let record = try #require(try await site.store.load(id))
+            #expect(rebuilt == (try NavigationTree(json: record.tree, registry: site.app.flows.registry)))
+            #expect(navigations.count == 6)
+        }
+    }
+}
