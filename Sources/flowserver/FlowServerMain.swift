@@ -44,7 +44,7 @@ enum FlowServerMain {
             responder: PlaceholderSite.router(publicDirectory: command.publicDirectory),
             logger: Logger(label: "flowserver.http"))
         // Watch signals before announcing the address: a SIGTERM right after it must stop us.
-        let signals = TerminationSignals.watch { number in
+        TerminationSignals.watch { number in
             logger.info("stopping on signal \(number)")
             server.shutdown()
         }
@@ -59,7 +59,6 @@ enum FlowServerMain {
         logger.info("serving", metadata: ["store": "\(command.store)", "threads": "\(command.threads)"])
 
         await server.run()
-        signals.cancel()
         logger.info("stopped")
     }
 
