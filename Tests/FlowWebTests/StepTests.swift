@@ -90,3 +90,73 @@ struct StepTests {
         }
     }
 }
+
+@Suite("Form validation, multipart and body limits (CONTRACT §3, §6)")
+struct FormTests {
+    @Test("an invalid form answers 422 with the page, the messages and the input kept; nothing changes")
+    func validation() async throws {
+        try await withSite { site in
+            let browser = TestBrowser(port: site.port)
+            _ = try await browser.get("/")
+            let list = try await browser.get("/a")
+            let fields = [("_from", try #require(list.hidden("_from"))), ("_r", try #require(list.hidden("_r"))),
+                          ("_csrf", try #require(list.hidden("_csrf"))), ("_step", "greet"), ("name", " "), ("times", "3 <b>")]
+            let response = try await browser.post("/_step", form: fields)
+            #expect(response.status == 422)
+            #expect(response.text.contains("<span class=\"error\">Enter a name.</span>"))
+            #expect(response.text.contains("<span class=\"error\">Enter a number.</span>"))
+            #expect(response.text.contains("name=\"times\" value=\"3 &lt;b&gt;\""))
+            #expect(try await API(browser: browser).history().count == 1)
+        }
+    }
+
+    @Test("a multipart form works like an urlencoded one")
+    func multipart() async throws {
+        try await withSite { site in
+            let browser = TestBrowser(port: site.port)
+            _ = try await browser.get("/")
+            let list = try await browser.get("/a")
+            let parts = [("_from", try #require(list.hidden("_from"))), ("_csrf", try #require(list.hidden("_csrf"))),
+                         ("_step", "greet"), ("name", "Grace"), ("times", "2")]
+            var body = ""
+            for (name, value) in parts { body += "--XyZ\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n" }
+            body += "--XyZ--\r\n"
+            let response = try await browser.send(
+                "POST", "/_step", headers: [("Content-Type", "multipart/form-data; boundary=XyZ")], body: Array(body.utf8))
+            #expect(response.status == 303 && response.header("Location") == "/greeting")
+            #expect(try await browser.get("/greeting").text.contains("Hello, Grace ×2"))
+            let broken = try await browser.send(
+                "POST", "/_step", headers: [("Content-Type", "multipart/form-data; boundary=XyZ")], body: Array("--XyZ\r\ngarbage".utf8))
+            #expect(broken.status == 400)
+        }
+    }
+
+    @Test("malformed encodings are refused with 400 and the session unchanged", arguments: [
+        "name=%FF&times=1", "name=%zz&times=1", "name=a&times=%E2%82",
+    ])
+    func malformedForms(body: String) async throws {
+        try await withSite { site in
+            let browser = TestBrowser(port: site.port)
+            _ = try await browser.get("/")
+            let list = try await browser.get("/a")
+            let prefix = "_csrf=\(try #require(list.hidden("_csrf")))&_step=greet&"
+            let response = try await browser.send(
+                "POST", "/_step", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array((prefix + body).utf8))
+            #expect(response.status == 400)
+            #expect(try await API(browser: browser).history().count == 1)
+        }
+    }
+
+    @Test("a body over the limit gets a 413 page and the process lives on")
+    func oversizeBody() async throws {
+        let site = try await TestSite.start(maxBody: 1024)
+        let browser = TestBrowser(port: site.port)
+        _ = try await browser.get("/")
+        let response = try await browser.post("/_step", form: [("name", String(repeating: "x", count: 5000))])
+        let alive = try await browser.get("/a").status
+        await site.server.stop()
+        #expect(response.status == 413)
+        #expect(response.text.contains("larger than the limit of 1024 bytes"))
+        #expect(alive == 200)
+    }
+}

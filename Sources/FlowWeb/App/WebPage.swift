@@ -25,6 +25,15 @@ public protocol WebPage: Page {
     var title: String { get }
     /// The view model to render, built from the page's params and the services.
     func model(in context: PageContext) throws -> Model
+    /// Checks a form sent from this page before it becomes a step: messages by field name
+    /// (`["name": "Enter your name."]`). Any message answers `422` with this page rendered again,
+    /// its model getting `form.values` (the input) and `form.errors` (the messages); nothing
+    /// changes. By default every form is valid.
+    func validate(step: String, fields: [String: String]) -> [String: String]
+}
+
+extension WebPage {
+    public func validate(step: String, fields: [String: String]) -> [String: String] { [:] }
 }
 
 /// What a page's view model may use: services, and links and form fields for steps that come
@@ -63,10 +72,12 @@ struct PageRenderer: Sendable {
     let template: String
     let title: @Sendable (any Page) -> String
     let model: @Sendable (any Page, PageContext) throws -> TemplateValue
+    let validate: @Sendable (any Page, String, [String: String]) -> [String: String]
 
     init<P: WebPage>(_ type: P.Type) {
         template = P.template
         title = { ($0 as! P).title }
+        validate = { page, step, fields in (page as! P).validate(step: step, fields: fields) }
         model = { page, context in try TemplateValueEncoder().encode((page as! P).model(in: context)) }
     }
 }

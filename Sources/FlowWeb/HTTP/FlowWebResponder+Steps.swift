@@ -12,6 +12,8 @@ extension FlowWebResponder {
         var render: String?
         var csrf: String?
         var source: HistoryEntry.Source
+        /// The form's fields by name (for validation), when it came from a form.
+        var fields: [String: String] = [:]
     }
 
     /// `/_step` (CONTRACT §3): always `303` to the resulting top page, or an error page.
@@ -31,6 +33,7 @@ extension FlowWebResponder {
                     throw WebError.forbidden("The form's security token is missing or out of date. Reload the page and try again.")
                 }
             }
+            if parsed.source == .form, let invalid = try invalidForm(parsed, in: loaded.0) { return finish(invalid, setCookieFor: loaded.0, setCookie) }
             let step: Step
             do { step = try parsed.wire.decode(as: Step.self, fromForm: true) } catch { throw WebError.badRequest("Cannot send this step: \(error).") }
             let (location, updated) = try await applyStep(step, parsed, to: loaded.0)
@@ -63,6 +66,15 @@ extension FlowWebResponder {
         }
     }
 
+    /// The `422` page when the form's page finds its fields invalid.
+    private func invalidForm(_ parsed: StepRequest, in session: LoadedSession) throws(WebError) -> Response? {
+        guard let from = parsed.from, let page = session.tree.page(from), let renderer = sessions.app.renderers[page.page.name] else { return nil }
+        let errors = renderer.validate(page.page.base, parsed.wire.name, parsed.fields)
+        guard !errors.isEmpty else { return nil }
+        return try composer.render(
+            session, notice: nil, status: .unprocessableContent, form: .init(page: from, values: parsed.fields, errors: errors))
+    }
+
     private func parseStep(_ request: Request) throws(WebError) -> StepRequest {
         let fields: [FormField]
         let source: HistoryEntry.Source
@@ -77,11 +89,20 @@ extension FlowWebResponder {
         case .post:
             let type: MediaType?
             do { type = try request.contentType } catch { throw WebError.badRequest("\(error)") }
-            guard let type, type.hasSameEssence(as: .urlEncodedForm) else {
-                throw WebError.unsupportedMediaType("Send forms as application/x-www-form-urlencoded.")
-            }
-            do { fields = try URLEncodedForm.parse(request.body, maxFields: configuration.maxFields, location: "form") } catch {
+            do {
+                if let type, type.hasSameEssence(as: .urlEncodedForm) {
+                    fields = try URLEncodedForm.parse(request.body, maxFields: configuration.maxFields, location: "form")
+                } else if let type, type.hasSameEssence(as: .multipartFormData), let boundary = type.parameter("boundary") {
+                    fields = try MultipartForm.parse(request.body, boundary: boundary, maxFields: configuration.maxFields)
+                } else {
+                    throw WebError.unsupportedMediaType("Send forms as application/x-www-form-urlencoded or multipart/form-data.")
+                }
+            } catch let error as HTTPParseError {
                 throw Self.webError(error)
+            } catch let error as WebError {
+                throw error
+            } catch {
+                throw WebError.badRequest("\(error)")
             }
             source = .form
         default:
@@ -104,7 +125,9 @@ extension FlowWebResponder {
             }
         }
         guard let name, !name.isEmpty else { throw WebError.badRequest("The form names no step: add a field or button named \"_step\".") }
-        return StepRequest(wire: WireStep(name: name, params: params), from: from, render: render, csrf: csrf, source: source)
+        return StepRequest(
+            wire: WireStep(name: name, params: params), from: from, render: render, csrf: csrf, source: source,
+            fields: params.mapValues(\.formValue))
     }
 
     static func webError(_ error: HTTPParseError) -> WebError {

@@ -11,11 +11,18 @@ import MustacheTemplates
 /// `modal` (`html`, `title`, `close`, `back`) and `csrf`; each page's own template renders a fragment
 /// from its view model.
 struct PageComposer<Step: FlowStep>: Sendable {
+    /// A form sent back to its page with messages (`422`): the input to keep and the messages.
+    struct FormState: Sendable {
+        var page: NodeID
+        var values: [String: String]
+        var errors: [String: String]
+    }
+
     let app: WebApp<Step>
     let templates: TemplateLibrary
 
     /// The HTML of the session's top page.
-    func render(_ session: LoadedSession, notice: String?, status: HTTPStatus = .ok) throws(WebError) -> Response {
+    func render(_ session: LoadedSession, notice: String?, status: HTTPStatus = .ok, form: FormState? = nil) throws(WebError) -> Response {
         let tree = session.tree
         guard let top = tree.top, let path = tree.path(to: top.id) else { throw .internalError("the session shows no page") }
         // The page that carries the chrome: the top, or, under a modal, the page it is presented over.
@@ -25,7 +32,7 @@ struct PageComposer<Step: FlowStep>: Sendable {
             let below = tree.flow(presenter).flatMap({ Self.containerTop($0) }) {
             base = below
             modal = [
-                "html": .string(try fragment(top, session)), "title": .string(title(top)), "close": .string(below.url),
+                "html": .string(try fragment(top, session, form: form)), "title": .string(title(top)), "close": .string(below.url),
                 "back": backURL(of: top, in: tree).map { .string($0) } ?? .null,
             ]
         }
@@ -34,7 +41,7 @@ struct PageComposer<Step: FlowStep>: Sendable {
             "title": .string(title(top) + " · " + app.siteName),
             "notice": notice.map { .string($0) } ?? .null,
             "main": [
-                "html": .string(try fragment(base, session)), "title": .string(title(base)),
+                "html": .string(try fragment(base, session, form: form)), "title": .string(title(base)),
                 "back": backURL(of: base, in: tree).map { .string($0) } ?? .null,
             ],
             "tabBar": tabBar(for: base, in: tree),
@@ -48,7 +55,7 @@ struct PageComposer<Step: FlowStep>: Sendable {
     }
 
     /// A page's fragment, with the fragments of the flows embedded in it appended.
-    private func fragment(_ page: PageNode, _ session: LoadedSession) throws(WebError) -> String {
+    private func fragment(_ page: PageNode, _ session: LoadedSession, form: FormState? = nil) throws(WebError) -> String {
         guard let renderer = app.renderers[page.page.name] else { throw .internalError("page \(page.page.name) has no renderer") }
         let context = PageContext(
             services: app.context, node: page.id, renderID: SessionService<Step>.randomHex(bytes: 8),
@@ -63,6 +70,12 @@ struct PageComposer<Step: FlowStep>: Sendable {
             if case .object(var object) = model {
                 object["embedded"] = .list(embedded)
                 object["formFields"] = .string(context.formFields)
+                if let form, form.page == page.id {
+                    object["form"] = [
+                        "values": .object(TemplateObject(form.values.mapValues { .string($0) })),
+                        "errors": .object(TemplateObject(form.errors.mapValues { .string($0) })),
+                    ]
+                }
                 model = .object(object)
             }
             html = try templates.render(renderer.template, context: model)

@@ -81,6 +81,14 @@ struct ListPage: WebPage {
     var path: String { "/\(kind)" }
     var title: String { "List \(kind.uppercased())" }
     struct Model: Encodable { var kind: String; var links: [LinkModel] }
+    func validate(step: String, fields: [String: String]) -> [String: String] {
+        guard step == "greet" else { return [:] }
+        var errors: [String: String] = [:]
+        if fields["name", default: ""].trimmingCharacters(in: .whitespaces).isEmpty { errors["name"] = "Enter a name." }
+        if Int(fields["times", default: ""]) == nil { errors["times"] = "Enter a number." }
+        return errors
+    }
+
     func model(in context: PageContext) throws -> Model {
         Model(kind: kind, links: [
             LinkModel(label: "Item 7", href: context.link(to: WebStep.itemIsPicked(id: 7))),
@@ -154,7 +162,7 @@ enum TestTemplates {
             {{#modal}}<div class="modal"><a class="close" href="{{close}}">Close</a>{{#back}}<a class="back" href="{{back}}">Back</a>{{/back}}{{{html}}}</div>{{/modal}}
             </body></html>
             """,
-        "pages/list.mustache": "<h1>List {{kind}}</h1><ul>{{#links}}<li><a href=\"{{href}}\">{{label}}</a></li>{{/links}}</ul><form method=\"post\" action=\"/_step\">{{{formFields}}}<input name=\"name\"><input name=\"times\"><button name=\"_step\" value=\"greet\">Greet</button></form>",
+        "pages/list.mustache": "<h1>List {{kind}}</h1><ul>{{#links}}<li><a href=\"{{href}}\">{{label}}</a></li>{{/links}}</ul><form method=\"post\" action=\"/_step\">{{{formFields}}}<input name=\"name\" value=\"{{form.values.name}}\">{{#form.errors.name}}<span class=\"error\">{{form.errors.name}}</span>{{/form.errors.name}}<input name=\"times\" value=\"{{form.values.times}}\">{{#form.errors.times}}<span class=\"error\">{{form.errors.times}}</span>{{/form.errors.times}}<button name=\"_step\" value=\"greet\">Greet</button></form>",
         "pages/item.mustache": "<h1>Item {{id}}</h1><a class=\"next\" href=\"{{next}}\">Next</a>",
         "pages/greeting.mustache": "<h1>Hello, {{name}} ×{{times}}</h1>",
         "pages/help.mustache": "<h1>Help</h1>",
