@@ -1,4 +1,5 @@
 import FlowTesting
+import FlowWeb
 import Foundation
 import Testing
 
@@ -160,6 +161,26 @@ struct PageTests {
             let b = try await browser.get("/b")
             #expect(b.text.contains("class=\"tab selected\" href=\"/b\">List B</a>"))
             #expect(try await API(browser: browser).history().last?.actions == ["select list"])
+        }
+    }
+}
+
+@Suite("Session expiry")
+struct ExpiryTests {
+    @Test("idle sessions expire and are purged from the store; live ones stay")
+    func purge() async throws {
+        try await withSite(sessionTTL: 60) { site in
+            let old = TestBrowser(port: site.port)
+            _ = try await old.get("/")
+            site.clock.advance(seconds: 45)
+            let recent = TestBrowser(port: site.port)
+            _ = try await recent.get("/")
+            site.clock.advance(seconds: 30)  // old: 75 s idle, recent: 30 s
+            #expect(await site.store.count == 2)
+            let purger = SessionPurger(store: site.store, batchSize: 1, clock: { site.clock.now })
+            #expect(try await purger.purgeOnce() == 1)
+            #expect(await site.store.count == 1)
+            #expect(try await site.store.load(try #require(recent.cookie("flowserver_session"))) != nil)
         }
     }
 }

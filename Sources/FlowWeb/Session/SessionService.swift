@@ -23,7 +23,7 @@ final class SessionService<Step: FlowStep>: Sendable {
     static var commitAttempts: Int { 5 }
 
     init(app: WebApp<Step>, store: any SessionStore, ttlSeconds: Int, observers: [any NavigationObserver<Step>],
-         clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) {
+         clock: @escaping @Sendable () -> Int64 = SessionClock.nowMilliseconds) {
         self.app = app
         coordinator = Coordinator(app: app.flows, context: app.context, observers: observers)
         self.store = store
