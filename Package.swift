@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -36,6 +37,7 @@ let package = Package(
         .target(name: "FlowWeb", dependencies: [
             "FlowCore", "FlowStore", "MustacheTemplates", "MicroHTTP",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
         .target(name: "MoviesDemo", dependencies: ["FlowCore", "FlowWeb"]),
         .target(name: "FlowStoreSQLite", dependencies: ["FlowStore"]),

@@ -42,6 +42,10 @@ public actor MemorySessionStore: SessionStore {
         histories[id] = nil
     }
 
+    public func liveCount(now: Int64) throws(StoreError) -> Int {
+        sessions.values.reduce(0) { $0 + ($1.expiresAt >= now ? 1 : 0) }
+    }
+
     public func purgeExpired(now: Int64, limit: Int) throws(StoreError) -> Int {
         let expired = sessions.values.filter { $0.expiresAt < now }.prefix(limit).map(\.id)
         for id in expired { try delete(id) }

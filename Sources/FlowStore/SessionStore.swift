@@ -25,6 +25,8 @@ public protocol SessionStore: Sendable {
     /// Deletes up to `limit` sessions that expired before `now` (milliseconds since 1970);
     /// returns how many.
     func purgeExpired(now: Int64, limit: Int) async throws(StoreError) -> Int
+    /// How many sessions have not expired at `now` (for the live-sessions metric).
+    func liveCount(now: Int64) async throws(StoreError) -> Int
 }
 
 /// A session's snapshot.

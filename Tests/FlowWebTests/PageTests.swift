@@ -184,3 +184,25 @@ struct ExpiryTests {
         }
     }
 }
+
+@Suite("Health and metrics (CONTRACT §6)")
+struct ObservabilityTests {
+    @Test("/healthz answers 200; /metrics shows requests, latency, navigations and live sessions")
+    func metrics() async throws {
+        try await withSite { site in
+            let browser = TestBrowser(port: site.port)
+            #expect(try await browser.get("/healthz").status == 200)
+            _ = try await browser.get("/")
+            _ = try await browser.get(try #require(try await browser.get("/a").link(containing: "Item 7")))
+            let metrics = try await browser.get("/metrics")
+            #expect(metrics.status == 200)
+            #expect(metrics.header("Content-Type")?.hasPrefix("text/plain") == true)
+            let text = metrics.text
+            #expect(text.contains(#"flowserver_http_requests_total{route="page",status="200"} 1"#), "\(text)")
+            #expect(text.contains(#"flowserver_http_requests_total{route="step",status="303"} 1"#))
+            #expect(text.contains("flowserver_http_request_duration_seconds_bucket{route=\"page\""))
+            #expect(text.contains(#"flowserver_navigations_total{outcome="navigated"} 1"#))
+            #expect(text.contains("flowserver_sessions_live 1"))
+        }
+    }
+}

@@ -17,13 +17,16 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
     let configuration: WebConfiguration
     let staticFiles: StaticFiles?
     let logger: Logger
+    /// The metrics `GET /metrics` shows.
+    public let metrics: WebMetrics
 
     /// A responder for `app`, keeping sessions in `store`, rendering with `templates`.
     public init(
         app: WebApp<Step>, store: any SessionStore, templates: TemplateLibrary, configuration: WebConfiguration = WebConfiguration(),
         observers: [any NavigationObserver<Step>] = [], logger: Logger = Logger(label: "FlowWeb"),
-        clock: (@Sendable () -> Int64)? = nil
+        metrics: WebMetrics = WebMetrics(), clock: (@Sendable () -> Int64)? = nil
     ) {
+        self.metrics = metrics
         sessions = clock.map { SessionService(app: app, store: store, ttlSeconds: configuration.sessionTTL, observers: observers, clock: $0) }
             ?? SessionService(app: app, store: store, ttlSeconds: configuration.sessionTTL, observers: observers)
         composer = PageComposer(app: app, templates: templates)
@@ -33,20 +36,31 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
     }
 
     public func respond(to request: Request) async -> Response {
+        let started = ContinuousClock.now
+        let (route, response) = await dispatch(request)
+        metrics.recordRequest(route: route, status: response.status.code, duration: ContinuousClock.now - started)
+        return response
+    }
+
+    private func dispatch(_ request: Request) async -> (route: String, Response) {
         let segments = request.pathSegments
         switch segments.first {
         case "healthz" where segments.count == 1:
-            guard request.method == .get || request.method == .head else { return composer.errorPage(.methodNotAllowed("GET, HEAD"), topURL: nil) }
-            return .text("ok")
+            guard request.method == .get || request.method == .head else { return ("healthz", composer.errorPage(.methodNotAllowed("GET, HEAD"), topURL: nil)) }
+            return ("healthz", .text("ok"))
+        case "metrics" where segments.count == 1:
+            guard request.method == .get || request.method == .head else { return ("metrics", composer.errorPage(.methodNotAllowed("GET, HEAD"), topURL: nil)) }
+            if let live = try? await sessions.store.liveCount(now: sessions.clock()) { metrics.setLiveSessions(live) }
+            return ("metrics", Response(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: metrics.text))
         case "public":
-            guard let staticFiles else { return composer.errorPage(.notFound("no public files are served"), topURL: nil) }
-            return await staticFiles.respond(to: request)
+            guard let staticFiles else { return ("public", composer.errorPage(.notFound("no public files are served"), topURL: nil)) }
+            return ("public", await staticFiles.respond(to: request))
         case "api" where segments.count >= 2 && segments[1] == "v1":
-            return await respondToAPI(request, path: Array(segments.dropFirst(2)))
+            return ("api", await respondToAPI(request, path: Array(segments.dropFirst(2))))
         case "_step":
-            return await respondToStep(request)
+            return ("step", await respondToStep(request))
         default:
-            return await respondToPage(request)
+            return ("page", await respondToPage(request))
         }
     }
 
@@ -84,6 +98,7 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
     }
 
     func logNavigation(_ session: LoadedSession, _ entry: PendingEntry<Step>) {
+        metrics.recordNavigation(entry.navigation.outcome)
         var step = "-"
         if case .step(let value, _) = entry.navigation.trigger { step = (try? WireStep(value))?.canonical ?? "\(value)" }
         logger.info("navigation", metadata: [

@@ -1,0 +1,49 @@
+import FlowCore
+import Prometheus
+
+/// The service's metrics in Prometheus form (`GET /metrics`): requests by route and status, a
+/// latency histogram by route, navigations by outcome, and live sessions.
+public final class WebMetrics: Sendable {
+    /// The registry the metrics live in (add your own to it).
+    public let registry: PrometheusCollectorRegistry
+    private let buckets: [Duration] = [
+        .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5),
+        .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1),
+    ]
+
+    /// Metrics in `registry`.
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+    }
+
+    func recordRequest(route: String, status: Int, duration: Duration) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(namespace: "flowserver", metricName: "http_requests", unitName: "total", helpText: "HTTP requests by route and status"),
+            labels: [("route", route), ("status", String(status))]
+        ).increment()
+        registry.makeDurationHistogram(
+            descriptor: MetricNameDescriptor(namespace: "flowserver", metricName: "http_request_duration", unitName: "seconds", helpText: "Time to answer, by route"),
+            labels: [("route", route)], buckets: buckets
+        ).record(duration)
+    }
+
+    func recordNavigation(_ outcome: NavigationOutcome) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(namespace: "flowserver", metricName: "navigations", unitName: "total", helpText: "Navigations by outcome"),
+            labels: [("outcome", outcome.rawValue)]
+        ).increment()
+    }
+
+    func setLiveSessions(_ count: Int) {
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(namespace: "flowserver", metricName: "sessions", unitName: "live", helpText: "Sessions that have not expired")
+        ).set(Double(count))
+    }
+
+    /// The Prometheus text exposition.
+    var text: [UInt8] {
+        var buffer: [UInt8] = []
+        registry.emit(into: &buffer)
+        return buffer
+    }
+}
