@@ -185,3 +185,17 @@ struct APITests {
         }
     }
 }
+
+@Suite("OpenAPI document")
+struct OpenAPITests {
+    @Test("Public/openapi.yaml describes every API call the responder answers")
+    func describesEveryCall() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Public/openapi.yaml")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        for path in ["/sessions:", "/session:", "/session/history:", "/session/steps:", "/session/visits:"] {
+            #expect(text.contains("\n  \(path)\n"), "\(path) is not described")
+        }
+        for schema in ["State:", "FlowNode:", "PageNode:", "Entry:", "Action:", "Step:"] { #expect(text.contains("    \(schema)\n")) }
+    }
+}
