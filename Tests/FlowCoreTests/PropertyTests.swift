@@ -39,7 +39,7 @@ struct PropertyTests {
                 let top = try #require(tree.top)
                 #expect(top.url == top.page.path)
                 // Rule 8: no flow without pages (validate checks it) — and no ended flow left behind.
-                let emptyFlows = tree.flows.dropFirst().filter { !$0.hasPagesForTests }
+                let emptyFlows = tree.flows.dropFirst().filter { !$0.hasPages }
                 #expect(emptyFlows.isEmpty)
                 // Rule 11: ids unique (validate), never reused: new ids are all above the previous counter.
                 let ids = Set(tree.flows.map(\.id)).union(tree.pages.map(\.id))
@@ -51,20 +51,6 @@ struct PropertyTests {
                 #expect(try TreeCoding.roundTrip(tree) == tree)
             }
             #expect(try await coordinator.replay(history) == tree)
-        }
-    }
-}
-
-extension FlowNode {
-    /// Whether a page lies below this flow (rule 8), seen from the outside.
-    var hasPagesForTests: Bool {
-        if case .page? = presented { return true }
-        if case .flow(let flow)? = presented, flow.hasPagesForTests { return true }
-        return children.contains { child in
-            switch child {
-            case .page: true
-            case .flow(let flow): flow.hasPagesForTests
-            }
         }
     }
 }

@@ -29,8 +29,8 @@ extension FlowNode {
         }
     }
 
-    /// Whether any page lies in this flow's subtree.
-    var hasPages: Bool {
+    /// Whether any page lies in this flow's subtree (a settled tree has no flow without pages).
+    public var hasPages: Bool {
         if case .page? = presented { return true }
         if case .flow(let flow)? = presented, flow.hasPages { return true }
         return children.contains { child in
