@@ -206,3 +206,31 @@ struct ObservabilityTests {
         }
     }
 }
+
+@Suite("Cookies, methods and static files (CONTRACT §2, §4, §6)")
+struct SiteTests {
+    @Test("the session cookie carries Secure when configured")
+    func secureCookie() async throws {
+        let site = try await TestSite.start(secureCookies: true)
+        let response = try await TestBrowser(port: site.port).get("/")
+        await site.server.stop()
+        #expect(response.header("Set-Cookie")?.contains("; Secure") == true)
+    }
+
+    @Test("an unknown method on a page gets 405 with Allow; /public serves files with ETag/304")
+    func methodsAndFiles() async throws {
+        try await withSite { site in
+            let browser = TestBrowser(port: site.port)
+            let wrong = try await browser.send("BREW", "/a")
+            #expect(wrong.status == 405 && wrong.header("Allow") == "GET, HEAD")
+            let css = try await browser.get("/public/site.css")
+            #expect(css.status == 200 && css.header("Content-Type") == "text/css; charset=utf-8")
+            let cached = try await browser.get("/public/site.css", headers: [("If-None-Match", try #require(css.header("ETag")))])
+            #expect(cached.status == 304)
+            #expect(try await browser.get("/public/../Package.swift").status == 404)
+            _ = try await browser.get("/")
+            let history = try await API(browser: browser).call("GET", "/api/v1/session/history?after=99")
+            #expect(history.status == 400)
+        }
+    }
+}

@@ -220,3 +220,33 @@ struct ServerTests {
         }
     }
 }
+
+@Suite("Connection limit")
+struct ConnectionLimitTests {
+    @Test("connections over the limit wait unserved (in the listen backlog) until a slot frees")
+    func limit() async throws {
+        var configuration = HTTPServer.Configuration()
+        configuration.connectionLimit = 2
+        var router = Router()
+        router.add(.get, "/hello") { _, _ in .text("hello") }
+        try await withServer(configuration, responder: router) { server throws in
+            let (waited, servedLater) = try await onThread { () -> (Bool, Int) in
+                var first: TestConnection? = try TestConnection(port: server.port)
+                let second = try TestConnection(port: server.port)
+                _ = try first!.request("GET", "/hello")
+                _ = try second.request("GET", "/hello")
+                let third = try TestConnection(port: server.port, receiveTimeout: 1)
+                try third.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+                let waited = (try? third.readResponse()) == nil   // nothing within a second
+                first = nil                                        // frees a slot
+                _ = first
+                for _ in 0..<5 {                                   // the waiting request is served now
+                    if let response = try? third.readResponse() { return (waited, response.status) }
+                }
+                return (waited, 0)
+            }
+            #expect(waited)
+            #expect(servedLater == 200)
+        }
+    }
+}

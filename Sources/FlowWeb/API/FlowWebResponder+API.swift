@@ -33,6 +33,9 @@ extension FlowWebResponder {
             guard method == .get || method == .head else { throw .methodNotAllowed("GET, HEAD") }
             let session = try await authenticated(request)
             let (after, limit) = try historyWindow(request)
+            guard after <= session.record.lastSeq else {
+                throw .badRequest("There is no entry \(after) in this session's history (the last is \(session.record.lastSeq)).")
+            }
             let entries = try await sessions.history(session.record.id, after: after, limit: limit + 1)
             let shown = Array(entries.prefix(limit))
             return try json(HistoryPageDocument(entries: shown, next: entries.count > limit ? shown.last?.seq : nil))

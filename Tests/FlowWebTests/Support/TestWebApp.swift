@@ -211,13 +211,17 @@ struct TestSite {
             siteName: "Test site")
     }
 
-    static func start(sessionTTL: Int = 3600, maxBody: Int = 1 << 20) async throws -> TestSite {
-        let templates = try TemplateLibrary(directory: try TestTemplates.directory().path)
+    static func start(sessionTTL: Int = 3600, maxBody: Int = 1 << 20, secureCookies: Bool = false) async throws -> TestSite {
+        let directory = try TestTemplates.directory()
+        let templates = try TemplateLibrary(directory: directory.path)
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("Public"), withIntermediateDirectories: true)
+        try "body { margin: 0 }".write(to: directory.appendingPathComponent("Public/site.css"), atomically: true, encoding: .utf8)
         let store = MemorySessionStore()
         let clock = TestClock()
         let app = try webApp()
         let responder = FlowWebResponder(
-            app: app, store: store, templates: templates, configuration: WebConfiguration(sessionTTL: sessionTTL),
+            app: app, store: store, templates: templates, configuration: WebConfiguration(
+                sessionTTL: sessionTTL, secureCookies: secureCookies, publicDirectory: directory.appendingPathComponent("Public").path),
             clock: { clock.now })
         let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, maxBodySize: maxBody), responder: responder)
         try server.start()
