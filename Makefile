@@ -6,12 +6,13 @@ SWIFT ?= swift
 BUILD_PACKAGES := libmicrohttpd-dev pkg-config
 TEST_PACKAGES := $(BUILD_PACKAGES)
 BENCH_PACKAGES := $(BUILD_PACKAGES) wrk
-ARGS ?=
+# Until the SQLite store lands, the demo runs with the in-memory store.
+ARGS ?= --store memory
 
 .PHONY: run build test unit-tests docker-check bench clean help
 
 help:
-	@echo "make run     build and start the demo on http://127.0.0.1:8080 (ARGS='--port 9000' to pass flags)"
+	@echo "make run     build and start the demo on http://127.0.0.1:8080 (ARGS='--store memory --port 9000' to pass flags)"
 	@echo "make test    run every test suite (installs test dependencies when missing)"
 	@echo "make bench   run the benchmarks (figures in Benchmarks/results/latest.md)"
 

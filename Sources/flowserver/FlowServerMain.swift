@@ -1,7 +1,11 @@
 import ArgumentParser
 import Dispatch
+import FlowStore
+import FlowWeb
 import Logging
 import MicroHTTP
+import MoviesDemo
+import MustacheTemplates
 
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +13,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Entry point: parses flags (exit 2 on a bad one), starts the server, prints
+/// Entry point: parses flags (exit 2 on a bad one), loads the templates and opens the store
+/// (exit 1 when they cannot be used), serves the Movies demo, prints
 /// `listening on http://HOST:PORT`, and stops gracefully on SIGTERM or SIGINT.
 @main
 enum FlowServerMain {
@@ -38,10 +43,30 @@ enum FlowServerMain {
         }
         let logger = Logger(label: "flowserver")
 
+        let templates: TemplateLibrary
+        do {
+            templates = try TemplateLibrary(directory: command.templates)
+        } catch {
+            fail("flowserver: cannot load the templates: \(error)", status: 1)
+        }
+        let store: any SessionStore
+        switch command.store {
+        case .memory:
+            store = MemorySessionStore()
+        case .sqlite, .postgres:
+            fail("flowserver: the \(command.store) store is not available in this build yet; run with --store memory", status: 1)
+        }
+        let app: WebApp<DemoStep>
+        do { app = try MoviesDemo.webApp() } catch { fail("flowserver: the demo cannot start: \(error)", status: 1) }
+        let responder = FlowWebResponder(
+            app: app, store: store, templates: templates,
+            configuration: WebConfiguration(
+                sessionTTL: command.sessionTTL, secureCookies: command.secureCookies, publicDirectory: command.publicDirectory),
+            logger: Logger(label: "flowserver.web"))
         let server = HTTPServer(
             configuration: .init(
                 host: command.host, port: command.port, threads: command.threads, maxBodySize: command.maxBody),
-            responder: PlaceholderSite.router(publicDirectory: command.publicDirectory),
+            responder: responder,
             logger: Logger(label: "flowserver.http"))
         // Watch signals before announcing the address: a SIGTERM right after it must stop us.
         TerminationSignals.watch { number in
@@ -58,7 +83,9 @@ enum FlowServerMain {
         fflush(nil)
         logger.info("serving", metadata: ["store": "\(command.store)", "threads": "\(command.threads)"])
 
+        let purging = Task { await SessionPurger(store: store).run() }
         await server.run()
+        purging.cancel()
         logger.info("stopped")
     }
 

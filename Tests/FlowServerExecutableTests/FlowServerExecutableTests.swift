@@ -12,7 +12,7 @@ struct FlowServerExecutableTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         try "body{}".write(to: directory.appendingPathComponent("Public/site.css"), atomically: true, encoding: .utf8)
 
-        let server = try FlowServerProcess(["--port", "0", "--store", "memory"], directory: directory)
+        let server = try FlowServerProcess(["--port", "0", "--store", "memory", "--public", directory.appendingPathComponent("Public").path])
         let port = try #require(server.listeningPort())
         #expect(port > 0)
         #expect(statusOfGet(port: port, path: "/healthz") == 200)
@@ -81,5 +81,30 @@ struct FlowServerExecutableTests {
                      "--max-body", "--secure-cookies", "--log-level", "FLOWSERVER_"] {
             #expect(text.contains(flag), "\(flag) missing from --help")
         }
+    }
+}
+
+@Suite("flowserver serves the Movies demo", .serialized)
+struct DemoProcessTests {
+    @Test("a new visitor is sent to onboarding; /movies/999999 is a 404; the inspector answers")
+    func demo() throws {
+        let server = try FlowServerProcess(["--port", "0", "--store", "memory"])
+        let port = try #require(server.listeningPort())
+        #expect(statusOfGet(port: port, path: "/") == 303)
+        #expect(statusOfGet(port: port, path: "/movies/999999") == 404)
+        #expect(statusOfGet(port: port, path: "/_inspector") == 200)
+        #expect(statusOfGet(port: port, path: "/public/site.css") == 200)
+        server.process.terminate()
+        #expect(server.waitForExit() == 0)
+    }
+
+    @Test("a store that is not available, or templates that are missing, exit 1 with one line")
+    func unavailable() throws {
+        let sqlite = try FlowServerProcess(["--port", "0"])
+        #expect(sqlite.waitForExit() == 1)
+        #expect(sqlite.standardError.contains("run with --store memory"))
+        let templates = try FlowServerProcess(["--port", "0", "--store", "memory", "--templates", "/nonexistent"])
+        #expect(templates.waitForExit() == 1)
+        #expect(templates.standardError.contains("cannot load the templates"))
     }
 }

@@ -6,6 +6,11 @@ final class FlowServerProcess {
     private let output = Pipe()
     private let errors = Pipe()
 
+    /// The project's root folder.
+    static var repository: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
     /// The built executable, beside the test bundle.
     static var executable: URL {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -20,6 +25,7 @@ final class FlowServerProcess {
         process.executableURL = Self.executable
         process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FLOWSERVER_") }
+        merged["FLOWSERVER_TEMPLATES"] = Self.repository.appendingPathComponent("Templates").path
         merged.merge(environment) { $1 }
         process.environment = merged
         if let directory { process.currentDirectoryURL = directory }

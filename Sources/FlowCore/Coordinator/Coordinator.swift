@@ -74,10 +74,7 @@ public struct Coordinator<Step: FlowStep>: Sendable {
                 return try finish(run, trigger: trigger, outcome: .ignored, adapted: nil)
             }
         } else {
-            for flow in tree.responderChain {
-                result = try await run.navigate(step, by: flow)
-                if result != .notHandled && result != .gone { break }
-            }
+            result = try await run.navigateUpTheChain(step)
         }
         try await run.drain()
         run.prune()

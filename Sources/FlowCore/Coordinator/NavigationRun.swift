@@ -20,7 +20,9 @@ struct NavigationRun<Step: FlowStep> {
     var tree: NavigationTree
     var actions: [NavigationAction] = []
     var steps: [NavigatedStep<Step>] = []
-    private var queue: [(flow: NodeID, step: Step)] = []
+    /// Who navigates a queued step: a given flow, or the responder chain of the top page then.
+    enum Target { case flow(NodeID), topFlow }
+    private var queue: [(target: Target, step: Step)] = []
     private var queueStart = 0
     /// Adaptations to use instead of calling `adapt` (replays).
     private let recorded: [StepAdaptation<Step>]?
@@ -36,15 +38,30 @@ struct NavigationRun<Step: FlowStep> {
         self.recorded = recorded
     }
 
-    mutating func enqueue(_ step: Step, for flow: NodeID) { queue.append((flow, step)) }
+    mutating func enqueue(_ step: Step, for flow: NodeID) { queue.append((.flow(flow), step)) }
 
     /// Navigates queued steps until none is left.
     mutating func drain() async throws(NavigationError) {
         while queueStart < queue.count {
-            let (flow, step) = queue[queueStart]
+            let (target, step) = queue[queueStart]
             queueStart += 1
-            _ = try await navigate(step, by: flow)
+            switch target {
+            case .flow(let flow):
+                _ = try await navigate(step, by: flow)
+            case .topFlow:
+                _ = try await navigateUpTheChain(step)
+            }
         }
+    }
+
+    /// Offers `step` to the top page's flow, then its ancestors, until one navigates it.
+    mutating func navigateUpTheChain(_ step: Step) async throws(NavigationError) -> Result {
+        var result = Result.notHandled
+        for flow in tree.responderChain {
+            result = try await navigate(step, by: flow)
+            if result != .notHandled && result != .gone { break }
+        }
+        return result
     }
 
     /// `adapt`, then `navigate`, then the contributors of flow `id` for `step`.
@@ -179,6 +196,8 @@ struct NavigationRun<Step: FlowStep> {
             enqueue(step, for: id)
         case .forwardToParentFlow(let step):
             if let parent = tree.parent(ofFlow: id) { enqueue(step, for: parent) }
+        case .forwardToTopFlow(let step):
+            queue.append((.topFlow, step))
         }
     }
 

@@ -41,6 +41,7 @@ public struct FlowContributor<Step: FlowStep>: Sendable {
         case select(tab: Int)
         case forwardToCurrentFlow(Step)
         case forwardToParentFlow(Step)
+        case forwardToTopFlow(Step)
     }
 
     let effect: Effect
@@ -112,4 +113,8 @@ public struct FlowContributor<Step: FlowStep>: Sendable {
     public static func forwardToCurrentFlow(withStep step: Step) -> Self { Self(.forwardToCurrentFlow(step)) }
     /// The parent flow navigates `step` after the current navigation; this flow stays.
     public static func forwardToParentFlow(withStep step: Step) -> Self { Self(.forwardToParentFlow(step)) }
+    /// After the current navigation, `step` goes to the flow of the page then on top and up its
+    /// responder chain, as a step without a source page would (e.g. a deep link kept during
+    /// onboarding and delivered once onboarding is dismissed).
+    public static func forwardToTopFlow(withStep step: Step) -> Self { Self(.forwardToTopFlow(step)) }
 }

@@ -55,10 +55,12 @@ extension FlowWebResponder {
             }
             let navigation: Navigation<Step>
             let from = parsed.fromTop ? (parsed.from ?? current.tree.top?.id) : parsed.from
+            // Stale: the page the step came from left the tree (and did not allow steps after).
+            let stale = from.map { node in current.tree.page(node) == nil && !current.tree.dismissedPages.contains { $0.node == node } } ?? false
             do { navigation = try await sessions.coordinator.apply(step, from: from, to: &current.tree) } catch {
                 throw .internalError("the step could not be applied: \(error)")
             }
-            let location = navigation.outcome == .ignored && from != nil ? navigation.topURL + "?_notice=stale" : navigation.topURL
+            let location = stale ? navigation.topURL + "?_notice=stale" : navigation.topURL
             if let render = parsed.render { current.extra.remember(.init(render: render, step: canonical, location: location)) }
             let entry = PendingEntry(source: parsed.source, navigation: navigation, url: nil)
             logNavigation(current, entry)

@@ -59,6 +59,8 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
             return ("api", await respondToAPI(request, path: Array(segments.dropFirst(2))))
         case "_step":
             return ("step", await respondToStep(request))
+        case "_inspector" where segments.count == 1:
+            return ("inspector", await respondToInspector(request))
         default:
             return ("page", await respondToPage(request))
         }

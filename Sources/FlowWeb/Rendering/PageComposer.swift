@@ -137,6 +137,17 @@ struct PageComposer<Step: FlowStep>: Sendable {
         }
     }
 
+    /// Any HTML inside the layout (the inspector).
+    func layout(title: String, html: String, session: LoadedSession) -> Response {
+        let context: TemplateValue = [
+            "siteName": .string(app.siteName), "title": .string("\(title) · \(app.siteName)"), "notice": .null,
+            "main": ["html": .string(html), "title": .string(title), "back": .null],
+            "tabBar": .null, "modal": .null, "csrf": .string(session.record.csrfToken),
+        ]
+        let body = (try? templates.render("layout", context: context)) ?? Array(html.utf8)
+        return Response(status: .ok, headers: ["Content-Type": MediaType.html.description, "Cache-Control": "no-store"], body: body)
+    }
+
     /// The error page, in the layout when it can render, plain otherwise.
     func errorPage(_ error: WebError, topURL: String?) -> Response {
         let context: TemplateValue = [

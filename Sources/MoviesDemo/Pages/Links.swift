@@ -1,0 +1,27 @@
+import FlowWeb
+
+/// A link in a view model.
+public struct LinkModel: Encodable, Sendable {
+    /// What it says.
+    public var label: String
+    /// Where it goes.
+    public var href: String
+    /// A second line (a year, a role).
+    public var detail: String?
+}
+
+extension PageContext {
+    /// Links to movies.
+    func movieLinks(_ movies: [MovieCatalog.Movie]) -> [LinkModel] {
+        movies.map { LinkModel(label: $0.title, href: link(to: DemoStep.movieIsPicked(withId: $0.id)), detail: String($0.year)) }
+    }
+
+    /// The catalog the demo was given (the shipped one by default).
+    var catalog: MovieCatalog { services[MovieCatalog.self] ?? .demo }
+}
+
+/// A form's model: the hidden fields are added by FlowWeb as `formFields`, the input and
+/// messages of a `422` as `form`.
+func required(_ field: String, in fields: [String: String], message: String) -> [String: String] {
+    fields[field, default: ""].trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? [field: message] : [:]
+}

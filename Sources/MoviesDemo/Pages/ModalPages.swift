@@ -1,0 +1,75 @@
+import FlowCore
+import FlowWeb
+
+/// The settings master page.
+public struct SettingsPage: WebPage {
+    public static let name = "settings"
+    public static let template = "pages/settings"
+    public var path: String { "/settings" }
+    public var title: String { "Settings" }
+    public struct Model: Encodable {
+        var login: String
+        var apiKey: String
+        var about: String
+        var done: String
+    }
+    public func model(in context: PageContext) throws -> Model {
+        Model(
+            login: context.link(to: DemoStep.loginIsRequired), apiKey: context.link(to: DemoStep.apiKeyIsRequired),
+            about: context.link(to: DemoStep.aboutIsRequired), done: context.link(to: DemoStep.settingsAreComplete))
+    }
+}
+
+/// A settings detail page.
+public struct SettingsDetailPage: WebPage {
+    /// Which detail.
+    public enum Section: String, Codable, Sendable { case login, apiKey = "apikey", about }
+
+    public static let name = "settings-detail"
+    public static let template = "pages/settings-detail"
+    public var section: Section
+    public var path: String { "/settings/\(section.rawValue)" }
+    public var title: String {
+        switch section {
+        case .login: "Login"
+        case .apiKey: "API key"
+        case .about: "About this demo"
+        }
+    }
+    public struct Model: Encodable {
+        var login: Bool
+        var apiKey: Bool
+        var about: Bool
+    }
+    public func model(in context: PageContext) throws -> Model {
+        Model(login: section == .login, apiKey: section == .apiKey, about: section == .about)
+    }
+    public func validate(step: String, fields: [String: String]) -> [String: String] {
+        switch step {
+        case "userIsLoggedIn": required("name", in: fields, message: "Enter a name.")
+        case "apiKeyIsFilledIn": required("apiKey", in: fields, message: "Enter an API key.")
+        default: [:]
+        }
+    }
+}
+
+/// The about page, presented over the wishlist.
+public struct AboutPage: WebPage {
+    public static let name = "about"
+    public static let template = "pages/about"
+    public var path: String { "/about" }
+    public var title: String { "About" }
+    public struct Model: Encodable {}
+    public func model(in context: PageContext) throws -> Model { Model() }
+}
+
+/// An alert: a message presented as a dialog.
+public struct AlertPage: WebPage {
+    public static let name = "alert"
+    public static let template = "pages/alert"
+    public var message: String
+    public var path: String { "/alert" }
+    public var title: String { "Notice" }
+    public struct Model: Encodable { var message: String }
+    public func model(in context: PageContext) throws -> Model { Model(message: message) }
+}

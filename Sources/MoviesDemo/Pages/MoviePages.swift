@@ -1,0 +1,107 @@
+import FlowCore
+import FlowWeb
+
+/// The wishlist tab's list, with Settings, About and Logout.
+public struct WishlistPage: WebPage {
+    public static let name = "wishlist"
+    public static let template = "pages/wishlist"
+    public var path: String { "/wishlist" }
+    public var title: String { "Wishlist" }
+    public struct Model: Encodable {
+        var movies: [LinkModel]
+        var settings: String
+        var about: String
+    }
+    public func model(in context: PageContext) throws -> Model {
+        let catalog = context.catalog
+        return Model(
+            movies: context.movieLinks(catalog.wishlist.compactMap(catalog.movie)),
+            settings: context.link(to: DemoStep.settingsAreRequired), about: context.link(to: DemoStep.aboutIsRequired))
+    }
+}
+
+/// The watched tab's list.
+public struct WatchedPage: WebPage {
+    public static let name = "watched"
+    public static let template = "pages/watched"
+    public var path: String { "/watched" }
+    public var title: String { "Watched" }
+    public struct Model: Encodable { var movies: [LinkModel] }
+    public func model(in context: PageContext) throws -> Model {
+        let catalog = context.catalog
+        return Model(movies: context.movieLinks(catalog.watched.compactMap(catalog.movie)))
+    }
+}
+
+/// A movie: its year, synopsis and cast.
+public struct MoviePage: WebPage {
+    public static let name = "movie"
+    public static let template = "pages/movie"
+    public var id: Int
+    public var path: String { "/movies/\(id)" }
+    public var title: String { MovieCatalog.demo.movie(id)?.title ?? "Movie" }
+    public struct Model: Encodable {
+        var title: String
+        var year: Int
+        var synopsis: String
+        var cast: [LinkModel]
+    }
+    public func model(in context: PageContext) throws -> Model {
+        let catalog = context.catalog
+        guard let movie = catalog.movie(id) else { return Model(title: "Unknown movie", year: 0, synopsis: "", cast: []) }
+        return Model(
+            title: movie.title, year: movie.year, synopsis: movie.synopsis,
+            cast: movie.cast.compactMap(catalog.member).map { LinkModel(label: $0.name, href: context.link(to: DemoStep.castIsPicked(withId: $0.id))) })
+    }
+}
+
+/// A cast member and the movies they played in.
+public struct CastPage: WebPage {
+    public static let name = "cast"
+    public static let template = "pages/cast"
+    public var id: Int
+    public var path: String { "/cast/\(id)" }
+    public var title: String { MovieCatalog.demo.member(id)?.name ?? "Cast" }
+    public struct Model: Encodable {
+        var name: String
+        var movies: [LinkModel]
+    }
+    public func model(in context: PageContext) throws -> Model {
+        let catalog = context.catalog
+        return Model(name: catalog.member(id)?.name ?? "Unknown", movies: context.movieLinks(catalog.movies(of: id)))
+    }
+}
+
+/// The trending tab's page; its two embedded flows show beside its heading.
+public struct TrendingPage: WebPage {
+    public static let name = "trending"
+    public static let template = "pages/trending"
+    public var path: String { "/trending" }
+    public var title: String { "Trending" }
+    public struct Model: Encodable {}
+    public func model(in context: PageContext) throws -> Model { Model() }
+}
+
+/// Trending movies (embedded in the trending page).
+public struct TrendingMoviesPage: WebPage {
+    public static let name = "trending-movies"
+    public static let template = "pages/trending-movies"
+    public var path: String { "/trending/movies" }
+    public var title: String { "Trending movies" }
+    public struct Model: Encodable { var movies: [LinkModel] }
+    public func model(in context: PageContext) throws -> Model {
+        Model(movies: context.movieLinks(context.catalog.movies.sorted { $0.year > $1.year }))
+    }
+}
+
+/// The cast list (embedded in the trending page).
+public struct CastListPage: WebPage {
+    public static let name = "cast-list"
+    public static let template = "pages/cast-list"
+    public var path: String { "/trending/cast" }
+    public var title: String { "Cast" }
+    public struct Model: Encodable { var cast: [LinkModel] }
+    public func model(in context: PageContext) throws -> Model {
+        Model(cast: context.catalog.cast.map { LinkModel(label: $0.name, href: context.link(to: DemoStep.castIsPicked(withId: $0.id))) })
+    }
+}
