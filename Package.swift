@@ -52,6 +52,7 @@ let package = Package(
         .testTarget(name: "FlowWebTests", dependencies: ["FlowWeb", "FlowCore", "FlowStore", "FlowTesting", "MicroHTTP", "MustacheTemplates"]),
         .testTarget(name: "FlowServerExecutableTests", dependencies: ["flowserver"]),
         .testTarget(name: "MustacheTemplatesTests", dependencies: ["MustacheTemplates"]),
+        .testTarget(name: "MoviesDemoTests", dependencies: ["MoviesDemo", "FlowCore", "FlowWeb"]),
         .testTarget(name: "FlowCoreTests", dependencies: [
             "FlowCore", "FlowTesting",
             .product(name: "PropertyBased", package: "swift-property-based"),

@@ -234,3 +234,33 @@ struct SiteTests {
         }
     }
 }
+
+@Suite("Inspector")
+struct InspectorTests {
+    @Test("/_inspector draws the tree and the history of what was clicked")
+    func inspector() async throws {
+        try await withSite { site in
+            let browser = TestBrowser(port: site.port)
+            _ = try await browser.get("/")
+            _ = try await browser.get(try #require(try await browser.get("/a").link(containing: "Item 7")))
+            let page = try await browser.get("/_inspector")
+            #expect(page.status == 200)
+            #expect(page.text.contains("<strong>tabs</strong> <span class=\"kind\">flow #2 · tabs · tab 1 selected</span>"))
+            #expect(page.text.contains("class=\"box page top\"><strong>item</strong>"))
+            #expect(page.text.contains("<td>2</td><td>link</td><td>itemIsPicked?id=7</td><td>navigated</td><td>push item#"))
+            #expect(page.text.contains("href=\"/api/v1/session/history\""))
+        }
+    }
+
+    @Test("a step no flow navigates, from a current page, shows no stale notice")
+    func unhandledStepIsNotStale() async throws {
+        try await withSite { site in
+            let browser = TestBrowser(port: site.port)
+            _ = try await browser.get("/")
+            let list = try await browser.get("/a")
+            let from = try #require(list.hidden("_from"))
+            let response = try await browser.get("/_step/optionsAreDone?_from=\(from)")
+            #expect(response.header("Location") == "/a")
+        }
+    }
+}
