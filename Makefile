@@ -4,16 +4,16 @@
 SWIFT ?= swift
 # Debian packages: building and running, then what the test suites add.
 BUILD_PACKAGES := libmicrohttpd-dev pkg-config
-TEST_PACKAGES := $(BUILD_PACKAGES)
+TEST_PACKAGES := $(BUILD_PACKAGES) chromium chromium-driver python3-pip
 BENCH_PACKAGES := $(BUILD_PACKAGES) wrk
 # Until the SQLite store lands, the demo runs with the in-memory store.
 ARGS ?= --store memory
 
-.PHONY: run build test unit-tests docker-check bench clean help
+.PHONY: run build test unit-tests browser-tests docker-check bench clean help
 
 help:
 	@echo "make run     build and start the demo on http://127.0.0.1:8080 (ARGS='--store memory --port 9000' to pass flags)"
-	@echo "make test    run every test suite (installs test dependencies when missing)"
+	@echo "make test    run every test suite: Swift, the browser suite, the Docker check (installs what is missing)"
 	@echo "make bench   run the benchmarks (figures in Benchmarks/results/latest.md)"
 
 build:
@@ -23,12 +23,19 @@ build:
 run: build
 	"$$($(SWIFT) build --show-bin-path)/flowserver" $(ARGS)
 
-test: unit-tests docker-check
+test: unit-tests browser-tests docker-check
 
 unit-tests:
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+
+# The Movies demo in a real headless Chromium (Selenium + pytest), against the built flowserver.
+browser-tests:
+	@scripts/ensure-packages.sh $(TEST_PACKAGES)
+	@python3 -c "import selenium, pytest" 2>/dev/null || python3 -m pip install -q selenium pytest
+	$(SWIFT) build --product flowserver
+	FLOWSERVER_BIN="$$($(SWIFT) build --show-bin-path)/flowserver" python3 -m pytest -q Tests/browser
 
 docker-check:
 	@scripts/ensure-packages.sh $(BUILD_PACKAGES)

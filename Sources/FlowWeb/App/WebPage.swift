@@ -23,6 +23,9 @@ public protocol WebPage: Page {
     static var template: String { get }
     /// The page's title: the document title, and a tab's name when the page leads a tab.
     var title: String { get }
+    /// Whether the page, shown in a modal, offers a Close link to the page below (default
+    /// `true`; onboarding turns it off).
+    static var modalClosable: Bool { get }
     /// The view model to render, built from the page's params and the services.
     func model(in context: PageContext) throws -> Model
     /// Checks a form sent from this page before it becomes a step: messages by field name
@@ -34,6 +37,7 @@ public protocol WebPage: Page {
 
 extension WebPage {
     public func validate(step: String, fields: [String: String]) -> [String: String] { [:] }
+    public static var modalClosable: Bool { true }
 }
 
 /// What a page's view model may use: services, and links and form fields for steps that come
@@ -73,9 +77,11 @@ struct PageRenderer: Sendable {
     let title: @Sendable (any Page) -> String
     let model: @Sendable (any Page, PageContext) throws -> TemplateValue
     let validate: @Sendable (any Page, String, [String: String]) -> [String: String]
+    let modalClosable: Bool
 
     init<P: WebPage>(_ type: P.Type) {
         template = P.template
+        modalClosable = P.modalClosable
         title = { ($0 as! P).title }
         validate = { page, step, fields in (page as! P).validate(step: step, fields: fields) }
         model = { page, context in try TemplateValueEncoder().encode((page as! P).model(in: context)) }

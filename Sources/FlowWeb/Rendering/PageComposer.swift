@@ -32,7 +32,8 @@ struct PageComposer<Step: FlowStep>: Sendable {
             let below = tree.flow(presenter).flatMap({ Self.containerTop($0) }) {
             base = below
             modal = [
-                "html": .string(try fragment(top, session, form: form)), "title": .string(title(top)), "close": .string(below.url),
+                "html": .string(try fragment(top, session, form: form)), "title": .string(title(top)),
+                "close": app.renderers[top.page.name]?.modalClosable == false ? .null : .string(below.url),
                 "back": backURL(of: top, in: tree).map { .string($0) } ?? .null,
             ]
         }

@@ -8,6 +8,7 @@ public struct LoginPage: WebPage {
     public static let template = "pages/login"
     public var path: String { "/onboarding/login" }
     public var title: String { "Welcome" }
+    public static var modalClosable: Bool { false }
     public struct Model: Encodable {}
     public func model(in context: PageContext) throws -> Model { Model() }
     public func validate(step: String, fields: [String: String]) -> [String: String] {
@@ -21,6 +22,7 @@ public struct APIKeyPage: WebPage {
     public static let template = "pages/apikey"
     public var path: String { "/onboarding/apikey" }
     public var title: String { "Your API key" }
+    public static var modalClosable: Bool { false }
     public struct Model: Encodable {}
     public func model(in context: PageContext) throws -> Model { Model() }
     public func validate(step: String, fields: [String: String]) -> [String: String] {

@@ -1,0 +1,103 @@
+"""A real flowserver (in-memory store) on a free port, and headless Chromium windows on it."""
+import json
+import os
+import pathlib
+import socket
+import subprocess
+import time
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "Tests" / "artifacts" / "screenshots"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def base_url():
+    binary = os.environ.get("FLOWSERVER_BIN") or str(ROOT / ".build" / "debug" / "flowserver")
+    port = free_port()
+    process = subprocess.Popen(
+        [binary, "--port", str(port), "--store", "memory", "--templates", str(ROOT / "Templates"), "--public", str(ROOT / "Public")],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    line = process.stdout.readline()
+    assert line.startswith("listening on"), f"flowserver did not start: {line!r}"
+    yield f"http://127.0.0.1:{port}"
+    process.terminate()
+    process.wait(timeout=15)
+
+
+def make_driver():
+    options = webdriver.ChromeOptions()
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1100,900", "--disable-dev-shm-usage"]:
+        options.add_argument(argument)
+    options.binary_location = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
+    service = webdriver.ChromeService(os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver"))
+    return webdriver.Chrome(service=service, options=options)
+
+
+@pytest.fixture
+def browser():
+    driver = make_driver()
+    yield driver
+    driver.quit()
+
+
+class Demo:
+    """Helpers for one browser on the demo."""
+
+    def __init__(self, driver, base):
+        self.driver, self.base = driver, base
+
+    def open(self, path):
+        self.driver.get(self.base + path)
+
+    def path(self):
+        return self.driver.current_url.replace(self.base, "")
+
+    def wait_for_path(self, path):
+        WebDriverWait(self.driver, 10).until(lambda d: d.current_url.replace(self.base, "").split("?")[0] == path)
+
+    def click_link(self, text):
+        self.driver.find_element("partial link text", text).click()
+
+    def click_button(self, step):
+        self.driver.find_element("css selector", f"button[value={step}]").click()
+
+    def type(self, field_id, text):
+        element = self.driver.find_element("id", field_id)
+        element.clear()
+        element.send_keys(text)
+
+    def text(self):
+        return self.driver.find_element("tag name", "body").text
+
+    def history(self):
+        self.driver.get(self.base + "/api/v1/session/history?limit=500")
+        entries = json.loads(self.driver.find_element("tag name", "body").text)["entries"]
+        return entries
+
+    def onboard(self, name="Ada Lovelace"):
+        self.open("/")
+        self.wait_for_path("/onboarding/login")
+        self.type("name", name)
+        self.click_button("userIsLoggedIn")
+        self.wait_for_path("/onboarding/apikey")
+        self.type("apiKey", "demo-key")
+        self.click_button("apiKeyIsFilledIn")
+
+    def screenshot(self, name):
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        self.driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
+
+
+@pytest.fixture
+def demo(browser, base_url):
+    return Demo(browser, base_url)

@@ -1,0 +1,173 @@
+"""The Movies demo in a real headless Chromium: clicks, typing, Back/Forward/Refresh."""
+from conftest import Demo, make_driver
+
+
+def test_onboarding_with_a_validation_error_first(demo):
+    demo.open("/")
+    demo.wait_for_path("/onboarding/login")
+    demo.click_button("userIsLoggedIn")
+    assert "Enter your name to continue." in demo.text()
+    demo.screenshot("onboarding-error")
+    demo.type("name", "Ada Lovelace")
+    demo.click_button("userIsLoggedIn")
+    demo.wait_for_path("/onboarding/apikey")
+    demo.type("apiKey", "demo-key")
+    demo.click_button("apiKeyIsFilledIn")
+    demo.wait_for_path("/wishlist")
+    assert "Wishlist" in demo.text() and "Blade Runner" in demo.text()
+    assert "Close" not in demo.text()
+    demo.screenshot("wishlist")
+
+
+def test_tab_switching(demo):
+    demo.onboard()
+    demo.wait_for_path("/wishlist")
+    demo.click_link("Watched")
+    demo.wait_for_path("/watched")
+    assert "The Grand Budapest Hotel" in demo.text()
+    demo.click_link("Trending")
+    demo.wait_for_path("/trending")
+    assert "MOVIES" in demo.text().upper() and "Sigourney Weaver" in demo.text()
+    demo.screenshot("trending")
+    demo.click_link("Wishlist")
+    demo.wait_for_path("/wishlist")
+
+
+def test_movie_cast_back_back_forward(demo):
+    demo.onboard()
+    demo.wait_for_path("/wishlist")
+    demo.click_link("Blade Runner")
+    demo.wait_for_path("/movies/2")
+    demo.screenshot("movie")
+    demo.click_link("Harrison Ford")
+    demo.wait_for_path("/cast/4")
+    assert "Harrison Ford" in demo.text()
+    demo.driver.back()
+    demo.wait_for_path("/movies/2")
+    assert "Blade Runner" in demo.text() and "1982" in demo.text()
+    demo.driver.back()
+    demo.wait_for_path("/wishlist")
+    assert "Wishlist" in demo.text()
+    demo.driver.forward()
+    demo.wait_for_path("/movies/2")
+    assert "Blade Runner" in demo.text()
+
+
+def test_refresh_changes_nothing(demo):
+    demo.onboard()
+    demo.wait_for_path("/wishlist")
+    demo.click_link("Alien")
+    demo.wait_for_path("/movies/1")
+    before = len(demo.history())
+    demo.open("/movies/1")
+    demo.driver.refresh()
+    demo.driver.refresh()
+    assert "Alien" in demo.text()
+    assert len(demo.history()) == before
+
+
+def test_settings_modal_with_its_alert_close_and_done(demo):
+    demo.onboard()
+    demo.wait_for_path("/wishlist")
+    demo.click_link("Settings")
+    demo.wait_for_path("/alert")
+    assert "Demo of multiple Flow Contributor" in demo.text()
+    demo.screenshot("settings-alert")
+    demo.click_link("Close")
+    demo.wait_for_path("/settings")
+    demo.click_link("Login")
+    demo.wait_for_path("/settings/login")
+    demo.screenshot("settings-login")
+    demo.click_link("Back")
+    demo.wait_for_path("/settings")
+    demo.click_link("Done")
+    demo.wait_for_path("/wishlist")
+    assert "Settings" in demo.text() and "Demo of multiple" not in demo.text()
+
+
+def test_about_alternates_with_unauthorized(demo):
+    demo.onboard()
+    demo.wait_for_path("/wishlist")
+    demo.click_link("About")
+    demo.wait_for_path("/about")
+    assert "Every link and form on this site is a step" in demo.text()
+    demo.click_link("Close")
+    demo.wait_for_path("/wishlist")
+    demo.click_link("About")
+    demo.wait_for_path("/alert")
+    assert "not authorized" in demo.text()
+    demo.screenshot("unauthorized")
+    demo.click_link("Close")
+    demo.wait_for_path("/wishlist")
+    demo.click_link("About")
+    demo.wait_for_path("/about")
+
+
+def test_logout_then_onboarding_again(demo):
+    demo.onboard()
+    demo.wait_for_path("/wishlist")
+    demo.click_button("logoutIsRequired")
+    demo.wait_for_path("/onboarding/login")
+    assert "Welcome to FlowServer Movies" in demo.text()
+
+
+def test_deep_link_in_a_fresh_browser_lands_after_onboarding(demo):
+    demo.open("/movies/3")
+    demo.wait_for_path("/onboarding/login")
+    demo.type("name", "Grace Hopper")
+    demo.click_button("userIsLoggedIn")
+    demo.wait_for_path("/onboarding/apikey")
+    demo.type("apiKey", "k")
+    demo.click_button("apiKeyIsFilledIn")
+    demo.wait_for_path("/movies/3")
+    assert "The Matrix" in demo.text()
+
+
+def test_unknown_movie_is_a_404_that_links_to_the_top(demo):
+    demo.onboard()
+    demo.wait_for_path("/wishlist")
+    demo.open("/movies/999999")
+    assert "There is no page at /movies/999999." in demo.text()
+    demo.click_link("Back to where you were")
+    demo.wait_for_path("/wishlist")
+
+
+def test_two_windows_the_stale_one_acts_and_sees_the_notice(demo):
+    demo.onboard()
+    demo.wait_for_path("/wishlist")
+    demo.click_link("Inception")
+    demo.wait_for_path("/movies/5")
+    first = demo.driver.current_window_handle
+    demo.driver.switch_to.new_window("tab")
+    demo.open("/wishlist")                      # the second window goes back to the list
+    demo.wait_for_path("/wishlist")
+    demo.click_link("Arrival")                  # and opens another movie: Inception leaves the tree
+    demo.wait_for_path("/movies/4")
+    demo.driver.switch_to.window(first)         # the first window still shows Inception
+    demo.click_link("Leonardo DiCaprio")
+    demo.wait_for_path("/movies/4")
+    assert "no longer current" in demo.text()
+    demo.screenshot("stale-notice")
+
+
+def test_the_inspector_shows_the_history_of_what_was_clicked(demo):
+    demo.onboard()
+    demo.wait_for_path("/wishlist")
+    demo.click_link("The Matrix")
+    demo.wait_for_path("/movies/3")
+    demo.click_link("Keanu Reeves")
+    demo.wait_for_path("/cast/7")
+    demo.open("/_inspector")
+    text = demo.text()
+    assert "movieIsPicked?withId=3" in text and "castIsPicked?withId=7" in text
+    assert "userIsLoggedIn?name=Ada Lovelace" in text
+    demo.screenshot("inspector")
+
+
+def test_the_phone_layout(demo):
+    demo.onboard()
+    demo.wait_for_path("/wishlist")
+    demo.driver.set_window_size(390, 844)
+    demo.open("/wishlist")
+    demo.screenshot("phone-wishlist")
+    assert demo.driver.execute_script("return document.documentElement.scrollWidth") <= 400
