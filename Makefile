@@ -33,7 +33,8 @@ unit-tests:
 # The Movies demo in a real headless Chromium (Selenium + pytest), against the built flowserver.
 browser-tests:
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
-	@python3 -c "import selenium, pytest" 2>/dev/null || python3 -m pip install -q selenium pytest
+	@python3 -c "import selenium, pytest" 2>/dev/null || python3 -m pip install -q selenium pytest \
+		|| python3 -m pip install -q --break-system-packages selenium pytest
 	$(SWIFT) build --product flowserver
 	FLOWSERVER_BIN="$$($(SWIFT) build --show-bin-path)/flowserver" python3 -m pytest -q Tests/browser
 
