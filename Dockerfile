@@ -6,7 +6,7 @@ ARG SWIFT_IMAGE=swift:6.3-bookworm
 
 FROM ${SWIFT_IMAGE} AS build
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd-dev pkg-config \
+    && apt-get install -y --no-install-recommends libmicrohttpd-dev libsqlite3-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Resolve dependencies in their own layer, so source edits do not fetch them again.
@@ -19,7 +19,7 @@ RUN swift build -c release --static-swift-stdlib --product flowserver \
 FROM debian:bookworm-slim AS runtime
 # Only what `ldd flowserver` needs beyond the base image (checked by scripts/check-docker-runtime.sh).
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd12 libstdc++6 libgcc-s1 \
+    && apt-get install -y --no-install-recommends libmicrohttpd12 libsqlite3-0 libstdc++6 libgcc-s1 \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin flowserver \
     && mkdir -p /app /data \

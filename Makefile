@@ -3,16 +3,15 @@
 
 SWIFT ?= swift
 # Debian packages: building and running, then what the test suites add.
-BUILD_PACKAGES := libmicrohttpd-dev pkg-config
+BUILD_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config
 TEST_PACKAGES := $(BUILD_PACKAGES) chromium chromium-driver python3-pip
 BENCH_PACKAGES := $(BUILD_PACKAGES) wrk
-# Until the SQLite store lands, the demo runs with the in-memory store.
-ARGS ?= --store memory
+ARGS ?=
 
 .PHONY: run build test unit-tests browser-tests docker-check bench clean help
 
 help:
-	@echo "make run     build and start the demo on http://127.0.0.1:8080 (ARGS='--store memory --port 9000' to pass flags)"
+	@echo "make run     build and start the demo on http://127.0.0.1:8080 (ARGS='--port 9000' to pass flags)"
 	@echo "make test    run every test suite: Swift, the browser suite, the Docker check (installs what is missing)"
 	@echo "make bench   run the benchmarks (figures in Benchmarks/results/latest.md)"
 

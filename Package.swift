@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -40,7 +41,7 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
         .target(name: "MoviesDemo", dependencies: ["FlowCore", "FlowWeb"]),
-        .target(name: "FlowStoreSQLite", dependencies: ["FlowStore"]),
+        .target(name: "FlowStoreSQLite", dependencies: ["FlowStore", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "FlowStorePostgres", dependencies: ["FlowStore"]),
         .target(name: "FlowTesting", dependencies: ["FlowCore", "FlowWeb"]),
         .executableTarget(name: "flowserver", dependencies: [
@@ -52,6 +53,7 @@ let package = Package(
         .testTarget(name: "FlowWebTests", dependencies: ["FlowWeb", "FlowCore", "FlowStore", "FlowTesting", "MicroHTTP", "MustacheTemplates"]),
         .testTarget(name: "FlowServerExecutableTests", dependencies: ["flowserver"]),
         .testTarget(name: "MustacheTemplatesTests", dependencies: ["MustacheTemplates"]),
+        .testTarget(name: "FlowStoreSQLiteTests", dependencies: ["FlowStoreSQLite", "FlowStore"]),
         .testTarget(name: "MoviesDemoTests", dependencies: ["MoviesDemo", "FlowCore", "FlowWeb"]),
         .testTarget(name: "FlowCoreTests", dependencies: [
             "FlowCore", "FlowTesting",

@@ -18,6 +18,7 @@ elif command -v brew >/dev/null 2>&1; then
     for package in "$@"; do
         case "$package" in
             libmicrohttpd-dev) formula=libmicrohttpd ;;
+            libsqlite3-dev) formula=sqlite ;;
             pkg-config|wrk|curl) formula=$package ;;
             *) echo "note: no Homebrew formula known for $package; install it yourself if a step needs it"; continue ;;
         esac

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import FlowStore
+import FlowStoreSQLite
 import FlowWeb
 import Logging
 import MicroHTTP
@@ -53,8 +54,10 @@ enum FlowServerMain {
         switch command.store {
         case .memory:
             store = MemorySessionStore()
-        case .sqlite, .postgres:
-            fail("flowserver: the \(command.store) store is not available in this build yet; run with --store memory", status: 1)
+        case .sqlite(let path):
+            do { store = try SQLiteSessionStore(path: path) } catch { fail("flowserver: \(error)", status: 1) }
+        case .postgres:
+            fail("flowserver: the PostgreSQL store is not available in this build yet; use sqlite:PATH or memory", status: 1)
         }
         let app: WebApp<DemoStep>
         do { app = try MoviesDemo.webApp() } catch { fail("flowserver: the demo cannot start: \(error)", status: 1) }

@@ -100,11 +100,80 @@ struct DemoProcessTests {
 
     @Test("a store that is not available, or templates that are missing, exit 1 with one line")
     func unavailable() throws {
-        let sqlite = try FlowServerProcess(["--port", "0"])
-        #expect(sqlite.waitForExit() == 1)
-        #expect(sqlite.standardError.contains("run with --store memory"))
+        let postgres = try FlowServerProcess(["--port", "0", "--store", "postgres://user:pass@127.0.0.1:1/db"])
+        #expect(postgres.waitForExit() == 1)
+        #expect(postgres.standardError.contains("PostgreSQL store is not available"))
         let templates = try FlowServerProcess(["--port", "0", "--store", "memory", "--templates", "/nonexistent"])
         #expect(templates.waitForExit() == 1)
         #expect(templates.standardError.contains("cannot load the templates"))
+    }
+}
+
+@Suite("flowserver with the SQLite store", .serialized)
+struct SQLiteProcessTests {
+    private func call(_ port: Int, _ method: String, _ path: String, bearer: String? = nil, json: String? = nil) throws -> (Int, [String: Any]) {
+        var request = "\(method) \(path) HTTP/1.0\r\nHost: x\r\n"
+        if let bearer { request += "Authorization: Bearer \(bearer)\r\n" }
+        if let json { request += "Content-Type: application/json\r\nContent-Length: \(json.utf8.count)\r\n" }
+        request += "\r\n" + (json ?? "")
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        _ = Array(request.utf8).withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = recv(socket, &chunk, chunk.count, 0)
+            if count <= 0 { break }
+            bytes += chunk[..<count]
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let status = Int(text.dropFirst(9).prefix(3)) ?? 0
+        let body = text.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n")
+        let object = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:]
+        return (status, object)
+    }
+
+    @Test("kill -9 right after acknowledged steps loses none of them; a restart keeps the session")
+    func killNine() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flowserver-kill-\(UUID().uuidString)")
+        let store = "sqlite:\(directory.path)/sessions.sqlite"
+        let first = try FlowServerProcess(["--port", "0", "--store", store])
+        let port = try #require(first.listeningPort())
+        let (created, body) = try call(port, "POST", "/api/v1/sessions")
+        #expect(created == 201)
+        let session = try #require(body["session"] as? String)
+        for id in [1, 2, 3, 4, 5] {
+            let (status, _) = try call(port, "POST", "/api/v1/session/steps", bearer: session,
+                                       json: #"{"step":{"name":"movieIsPicked","params":{"withId":\#(id)}}}"#)
+            #expect(status == 200)
+        }
+        kill(first.process.processIdentifier, SIGKILL)
+        _ = first.waitForExit()
+        let second = try FlowServerProcess(["--port", "0", "--store", store])
+        let again = try #require(second.listeningPort())
+        let (status, history) = try call(again, "GET", "/api/v1/session/history", bearer: session)
+        #expect(status == 200)
+        #expect((history["entries"] as? [[String: Any]])?.count == 6)
+        let (_, state) = try call(again, "GET", "/api/v1/session", bearer: session)
+        #expect(state["version"] as? Int == 6)
+        second.process.terminate()
+        #expect(second.waitForExit() == 0)
+    }
+
+    @Test("a corrupt database file: one line on standard error and exit status 1")
+    func corrupt() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flowserver-corrupt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(repeating: 7, count: 4096).write(to: directory.appendingPathComponent("bad.sqlite"))
+        let server = try FlowServerProcess(["--port", "0", "--store", "sqlite:\(directory.path)/bad.sqlite"])
+        #expect(server.waitForExit() == 1)
+        let message = server.standardError.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(message.hasPrefix("flowserver: the session store is unavailable: cannot open the SQLite store"))
+        #expect(!message.contains("\n"))
     }
 }

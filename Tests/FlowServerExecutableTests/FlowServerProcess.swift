@@ -68,15 +68,26 @@ final class FlowServerProcess {
         return process.isRunning ? nil : process.terminationStatus
     }
 
-    /// Everything written to standard output (after exit).
+    /// Everything written to standard output (stops the process first if it still runs).
     var standardOutput: String {
-        String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        stopIfRunning()
+        return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 
-    /// Everything written to standard error (after exit).
+
+    /// Everything written to standard error (stops the process first if it still runs).
     var standardError: String {
-        String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        stopIfRunning()
+        return String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
+
+    private func stopIfRunning() {
+        guard process.isRunning else { return }
+        process.terminate()
+        _ = waitForExit(seconds: 5)
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
 }
 
 /// A plain GET over a socket, answering the status code (0 when the connection fails).

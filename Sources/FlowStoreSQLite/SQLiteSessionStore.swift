@@ -1,0 +1,184 @@
+import FlowStore
+import Foundation
+import GRDB
+
+/// Sessions in an SQLite database (the embedded default, `--store sqlite:PATH`): WAL mode, the
+/// schema created and migrated by versioned migrations, every change in one transaction that
+/// commits before the request is answered.
+///
+/// ```swift
+/// let store = try SQLiteSessionStore(path: ".data/flowserver.sqlite")
+/// ```
+///
+/// Commits use `synchronous = NORMAL` in WAL mode: an acknowledged change survives the process
+/// being killed (the WAL is written before the commit returns); it needs `FULL` to also survive
+/// a power cut, at the price of an fsync per step.
+public final class SQLiteSessionStore: SessionStore {
+    private let pool: DatabasePool
+    /// The database file.
+    public let path: String
+
+    /// Opens (creating it and its directory if needed) and migrates the database at `path`.
+    ///
+    /// - Throws: ``StoreError`` (unavailable) with a one-line reason: an unreadable or corrupt
+    ///   file, a directory that cannot be written, a database from a newer FlowServer.
+    public init(path: String) throws(StoreError) {
+        self.path = path
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .unavailable("cannot create the directory \(directory.path) for the SQLite store: \(Self.reason(error))")
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrator.migrate(pool)
+        } catch {
+            throw .unavailable("cannot open the SQLite store at \(path): \(Self.reason(error))")
+        }
+    }
+
+    /// The schema, one migration per version (never edit a shipped one: add another).
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: sessions and history") { db in
+            try db.execute(sql: """
+                CREATE TABLE sessions (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    version INTEGER NOT NULL,
+                    tree BLOB NOT NULL,
+                    appData BLOB NOT NULL,
+                    csrfToken TEXT NOT NULL,
+                    lastSeq INTEGER NOT NULL,
+                    extra BLOB NOT NULL,
+                    createdAt INTEGER NOT NULL,
+                    lastUsedAt INTEGER NOT NULL,
+                    expiresAt INTEGER NOT NULL
+                );
+                CREATE INDEX sessions_by_expiry ON sessions(expiresAt);
+                CREATE TABLE history (
+                    session TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                    seq INTEGER NOT NULL,
+                    entry BLOB NOT NULL,
+                    PRIMARY KEY (session, seq)
+                ) WITHOUT ROWID;
+                """)
+        }
+        return migrator
+    }
+
+    public func load(_ id: String) async throws(StoreError) -> SessionRecord? {
+        try await read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM sessions WHERE id = ?", arguments: [id]).map(Self.record)
+        }
+    }
+
+    public func create(_ record: SessionRecord, entries: [HistoryRecord]) async throws(StoreError) {
+        try await write { db in
+            let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM sessions WHERE id = ?", arguments: [record.id]) ?? false
+            if exists { throw StoreError.duplicate(session: record.id) }
+            try db.execute(
+                sql: """
+                    INSERT INTO sessions (id, version, tree, appData, csrfToken, lastSeq, extra, createdAt, lastUsedAt, expiresAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: Self.arguments(record))
+            try Self.insert(entries, of: record.id, into: db)
+        }
+    }
+
+    public func commit(_ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord]) async throws(StoreError) {
+        try await write { db in
+            try db.execute(
+                sql: """
+                    UPDATE sessions SET version = ?, tree = ?, appData = ?, csrfToken = ?, lastSeq = ?, extra = ?,
+                        createdAt = ?, lastUsedAt = ?, expiresAt = ?
+                    WHERE id = ? AND version = ?
+                    """,
+                arguments: [
+                    record.version, Data(record.tree), Data(record.appData), record.csrfToken, record.lastSeq, Data(record.extra),
+                    record.createdAt, record.lastUsedAt, record.expiresAt, record.id, expectedVersion,
+                ])
+            guard db.changesCount == 1 else {
+                let found = try Int.fetchOne(db, sql: "SELECT version FROM sessions WHERE id = ?", arguments: [record.id])
+                throw StoreError.conflict(session: record.id, expected: expectedVersion, found: found)
+            }
+            try Self.insert(entries, of: record.id, into: db)
+        }
+    }
+
+    public func history(_ id: String, after: Int, limit: Int) async throws(StoreError) -> [HistoryRecord] {
+        try await read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT seq, entry FROM history WHERE session = ? AND seq > ? ORDER BY seq LIMIT ?",
+                arguments: [id, after, max(0, limit)]
+            ).map { HistoryRecord(seq: $0["seq"], entry: [UInt8]($0["entry"] as Data)) }
+        }
+    }
+
+    public func delete(_ id: String) async throws(StoreError) {
+        try await write { db in try db.execute(sql: "DELETE FROM sessions WHERE id = ?", arguments: [id]) }
+    }
+
+    public func purgeExpired(now: Int64, limit: Int) async throws(StoreError) -> Int {
+        try await write { db in
+            try db.execute(
+                sql: "DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expiresAt < ? LIMIT ?)",
+                arguments: [now, limit])
+            return db.changesCount
+        }
+    }
+
+    public func liveCount(now: Int64) async throws(StoreError) -> Int {
+        try await read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sessions WHERE expiresAt >= ?", arguments: [now]) ?? 0 }
+    }
+
+    // MARK: Plumbing
+
+    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        do { return try await pool.read(body) } catch { throw Self.storeError(error) }
+    }
+
+    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        do { return try await pool.write(body) } catch { throw Self.storeError(error) }
+    }
+
+    private static func storeError(_ error: any Error) -> StoreError {
+        if let error = error as? StoreError { return error }
+        return .unavailable("SQLite: \(reason(error))")
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        if let error = error as? DatabaseError {
+            return "\(error.message ?? "error") (\(error.resultCode))"
+        }
+        return "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)"
+    }
+
+    private static func arguments(_ record: SessionRecord) -> StatementArguments {
+        [
+            record.id, record.version, Data(record.tree), Data(record.appData), record.csrfToken, record.lastSeq, Data(record.extra),
+            record.createdAt, record.lastUsedAt, record.expiresAt,
+        ]
+    }
+
+    private static func insert(_ entries: [HistoryRecord], of session: String, into db: Database) throws {
+        for entry in entries {
+            try db.execute(
+                sql: "INSERT INTO history (session, seq, entry) VALUES (?, ?, ?)",
+                arguments: [session, entry.seq, Data(entry.entry)])
+        }
+    }
+
+    private static func record(_ row: Row) -> SessionRecord {
+        SessionRecord(
+            id: row["id"], version: row["version"], tree: [UInt8](row["tree"] as Data), appData: [UInt8](row["appData"] as Data),
+            csrfToken: row["csrfToken"], lastSeq: row["lastSeq"], extra: [UInt8](row["extra"] as Data),
+            createdAt: row["createdAt"], lastUsedAt: row["lastUsedAt"], expiresAt: row["expiresAt"])
+    }
+}

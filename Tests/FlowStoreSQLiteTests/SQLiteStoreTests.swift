@@ -1,0 +1,82 @@
+import FlowStore
+import FlowStoreSQLite
+import Foundation
+import Testing
+
+private func temporaryPath() -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("flowserver-sqlite-\(UUID().uuidString)/sessions.sqlite").path
+}
+
+private func record(_ id: String, version: Int = 1, expiresAt: Int64 = 2_000, lastSeq: Int = 1) -> SessionRecord {
+    SessionRecord(
+        id: id, version: version, tree: Array("{\"tree\":\(version)}".utf8), appData: [1, 2], csrfToken: "token", lastSeq: lastSeq,
+        extra: [3], createdAt: 1_000, lastUsedAt: 1_000, expiresAt: expiresAt)
+}
+
+@Suite("SQLite session store")
+struct SQLiteStoreTests {
+    @Test("create, load, commit with optimistic concurrency, and page through history")
+    func roundTrip() async throws {
+        let store = try SQLiteSessionStore(path: temporaryPath())
+        try await store.create(record("a"), entries: [HistoryRecord(seq: 1, entry: [9])])
+        #expect(try await store.load("a") == record("a"))
+        #expect(try await store.load("nobody") == nil)
+        await #expect(throws: StoreError.self) { try await store.create(record("a"), entries: []) }
+        try await store.commit(record("a", version: 2, lastSeq: 3), expectedVersion: 1,
+                               entries: [HistoryRecord(seq: 2, entry: [8]), HistoryRecord(seq: 3, entry: [7])])
+        do {
+            try await store.commit(record("a", version: 3), expectedVersion: 1, entries: [])
+            Issue.record("a stale version must conflict")
+        } catch {
+            #expect(error.isConflict)
+        }
+        #expect(try await store.load("a")?.version == 2)
+        #expect(try await store.history("a", after: 0, limit: 10).map(\.seq) == [1, 2, 3])
+        #expect(try await store.history("a", after: 1, limit: 1) == [HistoryRecord(seq: 2, entry: [8])])
+        try await store.delete("a")
+        #expect(try await store.load("a") == nil)
+        #expect(try await store.history("a", after: 0, limit: 10).isEmpty)
+    }
+
+    @Test("sessions and history survive closing and reopening the database")
+    func restart() async throws {
+        let path = temporaryPath()
+        do {
+            let store = try SQLiteSessionStore(path: path)
+            try await store.create(record("kept"), entries: [HistoryRecord(seq: 1, entry: [1])])
+        }
+        let reopened = try SQLiteSessionStore(path: path)
+        #expect(try await reopened.load("kept") == record("kept"))
+        #expect(try await reopened.history("kept", after: 0, limit: 5).count == 1)
+    }
+
+    @Test("purge removes only expired sessions, in bounded batches")
+    func purge() async throws {
+        let store = try SQLiteSessionStore(path: temporaryPath())
+        for index in 0..<5 { try await store.create(record("old\(index)", expiresAt: 100), entries: []) }
+        try await store.create(record("live", expiresAt: 10_000), entries: [])
+        #expect(try await store.liveCount(now: 500) == 1)
+        #expect(try await store.purgeExpired(now: 500, limit: 3) == 3)
+        #expect(try await store.purgeExpired(now: 500, limit: 3) == 2)
+        #expect(try await store.purgeExpired(now: 500, limit: 3) == 0)
+        #expect(try await store.load("live") != nil)
+    }
+
+    @Test("a corrupt file or an unusable directory is a clear error at start, never a crash")
+    func badFiles() throws {
+        let corrupt = temporaryPath()
+        try FileManager.default.createDirectory(atPath: (corrupt as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: corrupt))
+        do {
+            _ = try SQLiteSessionStore(path: corrupt)
+            Issue.record("a corrupt file must be refused")
+        } catch {
+            #expect(error.isUnavailable)
+            #expect("\(error)".contains("cannot open the SQLite store at \(corrupt)"))
+        }
+        let blocker = temporaryPath()
+        try FileManager.default.createDirectory(atPath: (blocker as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data("not a directory".utf8).write(to: URL(fileURLWithPath: blocker))
+        #expect(throws: StoreError.self) { try SQLiteSessionStore(path: blocker + "/sessions.sqlite") }
+    }
+}
