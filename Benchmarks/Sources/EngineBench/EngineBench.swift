@@ -109,7 +109,7 @@ enum EngineBench {
             | operation | median µs | target |
             | --- | --- | --- |
             | apply a push step on a three-level tree | \(String(format: "%.2f", median(samples))) | < 5 |
-            | encode + decode a \(nodes)-node tree (TreeJSON, \(bytes) bytes) | \(String(format: "%.2f", median(codingSamples))) | < 100 |
+            | encode + decode a \(nodes)-node tree (CompactJSON, \(bytes) bytes) | \(String(format: "%.2f", median(codingSamples))) | < 100 |
             | the same with Foundation's JSONEncoder/JSONDecoder | \(String(format: "%.2f", median(foundationSamples))) | (peer) |
             """)
     }

@@ -2,12 +2,19 @@
 /// ``CompactJSONDecoder`` reads after parsing. Objects keep their fields in order, as small
 /// arrays (trees, steps and API bodies have few keys per object).
 public enum JSON: Sendable, Equatable {
+    /// `null`
     case null
+    /// `true` or `false`
     case bool(Bool)
+    /// A number without fraction or exponent that fits an `Int`.
     case int(Int)
+    /// Any other number.
     case double(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSON])
+    /// An object, its fields in order.
     case object([(key: String, value: JSON)])
 
     public static func == (lhs: JSON, rhs: JSON) -> Bool {

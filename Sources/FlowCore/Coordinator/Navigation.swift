@@ -17,7 +17,20 @@ public enum NavigationOutcome: String, Codable, Sendable, Hashable {
 public struct NavigationAction: Codable, Sendable, Hashable, CustomStringConvertible {
     /// The kind of change.
     public enum Kind: String, Codable, Sendable, Hashable {
-        case push, pop, present, dismiss, select, startFlow, endFlow
+        /// A page entered a stack, a split or a single flow's slot.
+        case push
+        /// A page left its container.
+        case pop
+        /// A page or a flow was presented modally.
+        case present
+        /// What was presented went away.
+        case dismiss
+        /// Another tab was selected.
+        case select
+        /// A flow started.
+        case startFlow
+        /// A flow ended, with everything below it.
+        case endFlow
     }
 
     /// The kind of change.

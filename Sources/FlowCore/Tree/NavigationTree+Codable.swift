@@ -116,16 +116,3 @@ extension TreeNode: Codable {
         }
     }
 }
-
-extension NavigationTree {
-    /// The tree as compact JSON (what stores keep), written by ``CompactJSONEncoder``.
-    public func jsonBytes() throws -> [UInt8] { try CompactJSONEncoder().encode(self) }
-
-    /// A tree read back from ``jsonBytes()`` (or any JSON encoding of it), validated.
-    ///
-    /// - Throws: ``NavigationError`` for unknown flows or pages and broken invariants;
-    ///   `DecodingError` for malformed JSON.
-    public init(json: [UInt8], registry: FlowRegistry) throws {
-        self = try CompactJSONDecoder(userInfo: [.flowRegistry: registry]).decode(NavigationTree.self, from: json)
-    }
-}

@@ -1,0 +1,88 @@
+/// The tree's own structure written and read straight as ``JSON``: Codable is used only for
+/// what apps define (flow states and page params). Same shape as the `Codable` form, so either
+/// reads what the other wrote; this path is the one stores use on every request.
+extension NavigationTree {
+    /// The tree as compact JSON (what stores keep).
+    public func jsonBytes() throws -> [UInt8] { try jsonValue().bytes }
+
+    /// A tree read back from ``jsonBytes()`` (or any JSON encoding of it), validated.
+    ///
+    /// - Throws: ``NavigationError`` for unknown flows or pages, a malformed shape and broken
+    ///   invariants; `DecodingError` for malformed JSON or states that do not decode.
+    public init(json: [UInt8], registry: FlowRegistry) throws {
+        let value: JSON
+        do { value = try JSON(parsing: json) } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: error.description))
+        }
+        guard case .object = value, case .int(let next)? = value["nextNode"], let root = value["root"] else {
+            throw NavigationError.invalidTree("a tree is {\"nextNode\", \"root\", \"dismissed\"?}")
+        }
+        self.root = try Self.flow(from: root, registry)
+        nextNodeID = next
+        dismissedPages = []
+        if case .array(let items)? = value["dismissed"] {
+            dismissedPages = try items.map { try CompactJSONDecoder().decode(DismissedPage.self, from: $0) }
+        }
+        try validate(registry)
+    }
+
+    func jsonValue() throws -> JSON {
+        var fields: [(key: String, value: JSON)] = [("nextNode", .int(nextNodeID)), ("root", try Self.json(root))]
+        if !dismissedPages.isEmpty { fields.append(("dismissed", try CompactJSONEncoder().encodeValue(dismissedPages))) }
+        return .object(fields)
+    }
+
+    private static func json(_ flow: FlowNode) throws -> JSON {
+        var fields: [(key: String, value: JSON)] = [
+            ("node", .int(flow.id.rawValue)), ("flow", .string(flow.flow.name)),
+            ("state", try CompactJSONEncoder().encodeValue(flow.flow.base)),
+            ("children", .array(try flow.children.map(json))),
+        ]
+        if flow.container == .tabs { fields.append(("selected", .int(flow.selected))) }
+        if let presented = flow.presented { fields.append(("presented", try json(presented))) }
+        return .object(fields)
+    }
+
+    private static func json(_ node: TreeNode) throws -> JSON {
+        switch node {
+        case .flow(let flow):
+            return try json(flow)
+        case .page(let page):
+            var fields: [(key: String, value: JSON)] = [
+                ("node", .int(page.id.rawValue)), ("page", .string(page.page.name)),
+                ("params", try CompactJSONEncoder().encodeValue(page.page.base)),
+            ]
+            if !page.embedded.isEmpty { fields.append(("embedded", .array(try page.embedded.map(json)))) }
+            if page.allowStepWhenNotPresented { fields.append(("allowNotPresented", .bool(true))) }
+            if page.allowStepWhenDismissed { fields.append(("allowDismissed", .bool(true))) }
+            return .object(fields)
+        }
+    }
+
+    private static func flow(from value: JSON, _ registry: FlowRegistry) throws -> FlowNode {
+        guard case .int(let id)? = value["node"], case .string(let name)? = value["flow"], let state = value["state"],
+            case .array(let children)? = value["children"]
+        else { throw NavigationError.invalidTree("a flow node is {\"node\", \"flow\", \"state\", \"children\"}") }
+        guard let type = registry.flowTypes[name] else { throw NavigationError.unknownFlow(name) }
+        func decode<F: FlowState>(_ type: F.Type) throws -> AnyFlow { AnyFlow(try CompactJSONDecoder().decode(F.self, from: state)) }
+        var flow = FlowNode(id: NodeID(rawValue: id), flow: try decode(type))
+        flow.children = try children.map { try node(from: $0, registry) }
+        if case .int(let selected)? = value["selected"] { flow.selected = selected }
+        if let presented = value["presented"], presented != .null { flow.presented = try node(from: presented, registry) }
+        return flow
+    }
+
+    private static func node(from value: JSON, _ registry: FlowRegistry) throws -> TreeNode {
+        guard case .string(let name)? = value["page"] else { return .flow(try flow(from: value, registry)) }
+        guard case .int(let id)? = value["node"], let params = value["params"] else {
+            throw NavigationError.invalidTree("a page node is {\"node\", \"page\", \"params\"}")
+        }
+        guard let type = registry.pageTypes[name] else { throw NavigationError.unknownPage(name) }
+        func decode<P: Page>(_ type: P.Type) throws -> AnyPage { AnyPage(try CompactJSONDecoder().decode(P.self, from: params)) }
+        var embedded: [FlowNode] = []
+        if case .array(let items)? = value["embedded"] { embedded = try items.map { try flow(from: $0, registry) } }
+        return .page(PageNode(
+            id: NodeID(rawValue: id), page: try decode(type), allowStepWhenNotPresented: value["allowNotPresented"] == .bool(true),
+            allowStepWhenDismissed: value["allowDismissed"] == .bool(true), embedded: embedded))
+    }
+}
