@@ -4,7 +4,18 @@ import FlowCore
 public struct HistoryEntry: Codable, Sendable, Hashable {
     /// Where a navigation came from.
     public enum Source: String, Codable, Sendable, Hashable {
-        case start, link, form, visit, deeplink, api
+        /// The session started (the app's initial steps).
+        case start
+        /// A step link (`GET /_step/…`).
+        case link
+        /// A step form (`POST /_step`).
+        case form
+        /// A page visit that changed the tree (Back, a tab link).
+        case visit
+        /// A deep-link route.
+        case deeplink
+        /// The JSON API.
+        case api
     }
 
     /// The top page after the navigation.

@@ -57,9 +57,13 @@ public struct WireStep: Codable, Sendable, Hashable {
 
 /// A flat step param.
 public enum WireValue: Codable, Sendable, Hashable {
+    /// Text.
     case string(String)
+    /// An integer.
     case int(Int)
+    /// A number with a fraction.
     case double(Double)
+    /// A boolean.
     case bool(Bool)
 
     init?(_ json: JSON) {
