@@ -4,7 +4,7 @@
 SWIFT ?= swift
 # Debian packages: building and running, then what the test suites add.
 BUILD_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config
-TEST_PACKAGES := $(BUILD_PACKAGES) chromium chromium-driver python3-pip
+TEST_PACKAGES := $(BUILD_PACKAGES) chromium chromium-driver python3-pip postgresql
 BENCH_PACKAGES := $(BUILD_PACKAGES) wrk
 ARGS ?=
 

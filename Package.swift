@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
     ],
     targets: [
         .systemLibrary(
@@ -42,7 +43,11 @@ let package = Package(
         ]),
         .target(name: "MoviesDemo", dependencies: ["FlowCore", "FlowWeb"]),
         .target(name: "FlowStoreSQLite", dependencies: ["FlowStore", .product(name: "GRDB", package: "GRDB.swift")]),
-        .target(name: "FlowStorePostgres", dependencies: ["FlowStore"]),
+        .target(name: "FlowStorePostgres", dependencies: [
+            "FlowStore",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .target(name: "FlowTesting", dependencies: ["FlowCore", "FlowWeb"]),
         .executableTarget(name: "flowserver", dependencies: [
             "MicroHTTP", "FlowWeb", "MoviesDemo", "FlowStore", "FlowStoreSQLite", "FlowStorePostgres",
@@ -54,6 +59,7 @@ let package = Package(
         .testTarget(name: "FlowServerExecutableTests", dependencies: ["flowserver"]),
         .testTarget(name: "MustacheTemplatesTests", dependencies: ["MustacheTemplates"]),
         .testTarget(name: "FlowStoreSQLiteTests", dependencies: ["FlowStoreSQLite", "FlowStore"]),
+        .testTarget(name: "FlowStorePostgresTests", dependencies: ["FlowStorePostgres", "FlowStore"]),
         .testTarget(name: "MoviesDemoTests", dependencies: ["MoviesDemo", "FlowCore", "FlowWeb"]),
         .testTarget(name: "FlowCoreTests", dependencies: [
             "FlowCore", "FlowTesting",

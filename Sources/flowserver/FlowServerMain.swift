@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import FlowStore
+import FlowStorePostgres
 import FlowStoreSQLite
 import FlowWeb
 import Logging
@@ -56,8 +57,11 @@ enum FlowServerMain {
             store = MemorySessionStore()
         case .sqlite(let path):
             do { store = try SQLiteSessionStore(path: path) } catch { fail("flowserver: \(error)", status: 1) }
-        case .postgres:
-            fail("flowserver: the PostgreSQL store is not available in this build yet; use sqlite:PATH or memory", status: 1)
+        case .postgres(let url):
+            // The pool logs every failed connection attempt; warnings and up only.
+            var storeLogger = Logger(label: "flowserver.postgres")
+            storeLogger.logLevel = max(level, .warning)
+            do { store = try await PostgresSessionStore.connect(url: url, logger: storeLogger) } catch { fail("flowserver: \(error)", status: 1) }
         }
         let app: WebApp<DemoStep>
         do { app = try MoviesDemo.webApp() } catch { fail("flowserver: the demo cannot start: \(error)", status: 1) }

@@ -102,7 +102,7 @@ struct DemoProcessTests {
     func unavailable() throws {
         let postgres = try FlowServerProcess(["--port", "0", "--store", "postgres://user:pass@127.0.0.1:1/db"])
         #expect(postgres.waitForExit() == 1)
-        #expect(postgres.standardError.contains("PostgreSQL store is not available"))
+        #expect(postgres.standardError.hasPrefix("flowserver: the session store is unavailable:"))
         let templates = try FlowServerProcess(["--port", "0", "--store", "memory", "--templates", "/nonexistent"])
         #expect(templates.waitForExit() == 1)
         #expect(templates.standardError.contains("cannot load the templates"))

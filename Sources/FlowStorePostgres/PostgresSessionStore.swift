@@ -1,0 +1,228 @@
+import FlowStore
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+import Synchronization
+
+/// Sessions in PostgreSQL (`--store postgres://user:pass@host:port/db`), for several instances
+/// behind a load balancer: the same schema as the SQLite store, migrated at start, and
+/// optimistic concurrency on each session's version, so two instances never both apply a step
+/// on the same version.
+///
+/// Every call is bounded in time: while the database is unreachable, calls fail with an
+/// unavailable ``StoreError`` (the web layer answers `503` with `Retry-After`) and the pool
+/// reconnects by itself when the database is back.
+public final class PostgresSessionStore: SessionStore {
+    private let client: PostgresClient
+    private let runner: Task<Void, Never>
+    private let logger: Logger
+    private let timeout: Duration
+
+    private init(client: PostgresClient, logger: Logger, timeout: Duration) {
+        self.client = client
+        self.logger = logger
+        self.timeout = timeout
+        runner = Task { await client.run() }
+    }
+
+    deinit { runner.cancel() }
+
+    /// Connects to the database at `url` and migrates it.
+    ///
+    /// - Throws: ``StoreError`` (unavailable) with a one-line reason when the URL is malformed or
+    ///   the database cannot be reached or migrated within `timeout`.
+    public static func connect(url: String, timeout: Duration = .seconds(3), logger: Logger = Logger(label: "FlowStorePostgres")) async throws(StoreError) -> PostgresSessionStore {
+        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
+            let host = components.host, let user = components.user
+        else { throw .unavailable("the PostgreSQL URL must look like postgres://user:password@host:port/database, got \(url)") }
+        var configuration = PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432, username: user, password: components.password,
+            database: components.path.isEmpty ? nil : String(components.path.dropFirst()), tls: .disable)
+        configuration.options.connectTimeout = .seconds(Int64(timeout.components.seconds))
+        let store = PostgresSessionStore(client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger, timeout: timeout)
+        try await store.migrate()
+        return store
+    }
+
+    private func migrate() async throws(StoreError) {
+        try await bounded {
+            try await self.client.withTransaction(logger: self.logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(424242)", logger: self.logger)
+                try await connection.query("CREATE TABLE IF NOT EXISTS flowserver_migrations (version INTEGER PRIMARY KEY)", logger: self.logger)
+                var applied = Set<Int>()
+                for try await version in try await connection.query("SELECT version FROM flowserver_migrations", logger: self.logger).decode(Int.self) {
+                    applied.insert(version)
+                }
+                for (version, statements) in Self.migrations where !applied.contains(version) {
+                    for statement in statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger) }
+                    try await connection.query("INSERT INTO flowserver_migrations (version) VALUES (\(version))", logger: self.logger)
+                }
+            }
+        }
+    }
+
+    /// The schema, one migration per version (never edit a shipped one: add another).
+    static let migrations: [(Int, [String])] = [
+        (1, [
+            """
+            CREATE TABLE sessions (
+                id TEXT PRIMARY KEY, version BIGINT NOT NULL, tree BYTEA NOT NULL, app_data BYTEA NOT NULL,
+                csrf_token TEXT NOT NULL, last_seq BIGINT NOT NULL, extra BYTEA NOT NULL,
+                created_at BIGINT NOT NULL, last_used_at BIGINT NOT NULL, expires_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX sessions_by_expiry ON sessions (expires_at)",
+            """
+            CREATE TABLE history (
+                session TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE, seq BIGINT NOT NULL, entry BYTEA NOT NULL,
+                PRIMARY KEY (session, seq))
+            """,
+        ]),
+    ]
+
+    public func load(_ id: String) async throws(StoreError) -> SessionRecord? {
+        try await bounded {
+            let rows = try await self.client.query(
+                "SELECT id, version, tree, app_data, csrf_token, last_seq, extra, created_at, last_used_at, expires_at FROM sessions WHERE id = \(id)",
+                logger: self.logger)
+            for try await row in rows.decode((String, Int64, ByteBuffer, ByteBuffer, String, Int64, ByteBuffer, Int64, Int64, Int64).self) {
+                return SessionRecord(
+                    id: row.0, version: Int(row.1), tree: Array(row.2.readableBytesView), appData: Array(row.3.readableBytesView),
+                    csrfToken: row.4, lastSeq: Int(row.5), extra: Array(row.6.readableBytesView),
+                    createdAt: row.7, lastUsedAt: row.8, expiresAt: row.9)
+            }
+            return nil
+        }
+    }
+
+    public func create(_ record: SessionRecord, entries: [HistoryRecord]) async throws(StoreError) {
+        try await bounded {
+            try await self.client.withTransaction(logger: self.logger) { connection in
+                let inserted = try await connection.query(
+                    """
+                    INSERT INTO sessions (id, version, tree, app_data, csrf_token, last_seq, extra, created_at, last_used_at, expires_at)
+                    VALUES (\(record.id), \(Int64(record.version)), \(ByteBuffer(bytes: record.tree)), \(ByteBuffer(bytes: record.appData)),
+                            \(record.csrfToken), \(Int64(record.lastSeq)), \(ByteBuffer(bytes: record.extra)), \(record.createdAt),
+                            \(record.lastUsedAt), \(record.expiresAt))
+                    ON CONFLICT (id) DO NOTHING RETURNING id
+                    """, logger: self.logger)
+                var count = 0
+                for try await _ in inserted.decode(String.self) { count += 1 }
+                guard count == 1 else { throw StoreError.duplicate(session: record.id) }
+                try await Self.insert(entries, of: record.id, on: connection, logger: self.logger)
+            }
+        }
+    }
+
+    public func commit(_ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord]) async throws(StoreError) {
+        try await bounded {
+            try await self.client.withTransaction(logger: self.logger) { connection in
+                let updated = try await connection.query(
+                    """
+                    UPDATE sessions SET version = \(Int64(record.version)), tree = \(ByteBuffer(bytes: record.tree)),
+                        app_data = \(ByteBuffer(bytes: record.appData)), csrf_token = \(record.csrfToken), last_seq = \(Int64(record.lastSeq)),
+                        extra = \(ByteBuffer(bytes: record.extra)), created_at = \(record.createdAt), last_used_at = \(record.lastUsedAt),
+                        expires_at = \(record.expiresAt)
+                    WHERE id = \(record.id) AND version = \(Int64(expectedVersion)) RETURNING version
+                    """, logger: self.logger)
+                var count = 0
+                for try await _ in updated.decode(Int64.self) { count += 1 }
+                guard count == 1 else { throw StoreError.conflict(session: record.id, expected: expectedVersion, found: nil) }
+                try await Self.insert(entries, of: record.id, on: connection, logger: self.logger)
+            }
+        }
+    }
+
+    public func history(_ id: String, after: Int, limit: Int) async throws(StoreError) -> [HistoryRecord] {
+        try await bounded {
+            var records: [HistoryRecord] = []
+            let rows = try await self.client.query(
+                "SELECT seq, entry FROM history WHERE session = \(id) AND seq > \(Int64(after)) ORDER BY seq LIMIT \(Int64(max(0, limit)))",
+                logger: self.logger)
+            for try await (seq, entry) in rows.decode((Int64, ByteBuffer).self) {
+                records.append(HistoryRecord(seq: Int(seq), entry: Array(entry.readableBytesView)))
+            }
+            return records
+        }
+    }
+
+    public func delete(_ id: String) async throws(StoreError) {
+        try await bounded { _ = try await self.client.query("DELETE FROM sessions WHERE id = \(id)", logger: self.logger) }
+    }
+
+    public func purgeExpired(now: Int64, limit: Int) async throws(StoreError) -> Int {
+        try await bounded {
+            let rows = try await self.client.query(
+                "DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at < \(now) LIMIT \(Int64(limit))) RETURNING id",
+                logger: self.logger)
+            var count = 0
+            for try await _ in rows.decode(String.self) { count += 1 }
+            return count
+        }
+    }
+
+    public func liveCount(now: Int64) async throws(StoreError) -> Int {
+        try await bounded {
+            let rows = try await self.client.query("SELECT COUNT(*) FROM sessions WHERE expires_at >= \(now)", logger: self.logger)
+            for try await count in rows.decode(Int64.self) { return Int(count) }
+            return 0
+        }
+    }
+
+    private static func insert(_ entries: [HistoryRecord], of session: String, on connection: PostgresConnection, logger: Logger) async throws {
+        for entry in entries {
+            try await connection.query(
+                "INSERT INTO history (session, seq, entry) VALUES (\(session), \(Int64(entry.seq)), \(ByteBuffer(bytes: entry.entry)))",
+                logger: logger)
+        }
+    }
+
+    /// Runs `body` for at most ``timeout``; any failure becomes a ``StoreError``. The caller is
+    /// answered when the time is up even if `body` cannot be cancelled (a query waiting for a
+    /// connection while the database is down); `body` is then cancelled and left to finish.
+    private func bounded<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws(StoreError) -> T {
+        let limit = timeout
+        let answer = OnceContinuation<T>()
+        do {
+            return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                answer.set(continuation)
+                let work = Task {
+                    do {
+                        answer.resume(with: .success(try await body()))
+                    } catch let error as PostgresTransactionError {
+                        // A conflict or duplicate thrown inside a transaction comes back wrapped.
+                        answer.resume(with: .failure((error.closureError as? StoreError) ?? error))
+                    } catch {
+                        answer.resume(with: .failure(error))
+                    }
+                }
+                Task {
+                    try? await Task.sleep(for: limit)
+                    if answer.resume(with: .failure(StoreError.unavailable("PostgreSQL did not answer within \(limit)"))) { work.cancel() }
+                }
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .unavailable("PostgreSQL: \(String(describing: error).split(separator: "\n").first ?? "")")
+        }
+    }
+}
+
+/// A continuation resumed by whichever of two tasks finishes first.
+private final class OnceContinuation<T: Sendable>: Sendable {
+    private let state = Mutex<CheckedContinuation<T, any Error>?>(nil)
+
+    func set(_ continuation: CheckedContinuation<T, any Error>) { state.withLock { $0 = continuation } }
+
+    /// Resumes if nobody did yet; `true` when this call resumed.
+    @discardableResult
+    func resume(with result: Result<T, any Error>) -> Bool {
+        guard let continuation = state.withLock({ current -> CheckedContinuation<T, any Error>? in
+            defer { current = nil }
+            return current
+        }) else { return false }
+        continuation.resume(with: result)
+        return true
+    }
+}

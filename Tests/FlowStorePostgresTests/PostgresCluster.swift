@@ -1,0 +1,94 @@
+import Foundation
+
+/// A throwaway PostgreSQL cluster for tests: `initdb` in a temporary directory, `pg_ctl` on a
+/// free port of 127.0.0.1 (as the `postgres` user when the tests run as root), stopped at the end.
+final class PostgresCluster {
+    let directory: URL
+    let port: Int
+    private let binaries: URL
+    private let runAs: String?
+
+    var url: String { "postgres://flow:flow@127.0.0.1:\(port)/flowtest" }
+
+    init() throws {
+        guard let version = try FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql").sorted().last else {
+            throw ClusterError(message: "PostgreSQL is not installed (make test installs Debian's postgresql)")
+        }
+        binaries = URL(fileURLWithPath: "/usr/lib/postgresql/\(version)/bin")
+        directory = URL(fileURLWithPath: "/tmp/flowserver-pg-\(UUID().uuidString.prefix(8))")
+        runAs = getuid() == 0 ? "postgres" : nil
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        close(socket)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        if let runAs { try run("/bin/chown", [runAs, directory.path]) }
+        let data = directory.appendingPathComponent("data").path
+        let password = directory.appendingPathComponent("password").path
+        try "flow".write(toFile: password, atomically: true, encoding: .utf8)
+        if let runAs { try run("/bin/chown", [runAs, password]) }
+        try postgres("initdb", ["-D", data, "-U", "flow", "--pwfile", password, "-A", "md5", "--no-sync"])
+        try postgres("pg_ctl", ["-D", data, "-l", directory.appendingPathComponent("log").path, "-w", "-o",
+                                "-p \(port) -k \(directory.path) -c listen_addresses=127.0.0.1 -c fsync=off", "start"])
+        try postgres("createdb", ["-h", "127.0.0.1", "-p", String(port), "-U", "flow", "flowtest"], environment: ["PGPASSWORD": "flow"])
+    }
+
+    /// Stops the server (`immediate`: like a crash) — `start()` brings it back.
+    func stop() throws {
+        try postgres("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"])
+    }
+
+    func start() throws {
+        try postgres("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-l", directory.appendingPathComponent("log").path,
+                                "-w", "-o", "-p \(port) -k \(directory.path) -c listen_addresses=127.0.0.1 -c fsync=off", "start"])
+    }
+
+    deinit {
+        try? stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private func postgres(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        let path = binaries.appendingPathComponent(tool).path
+        if let runAs {
+            let env = environment.map { "\($0.key)=\($0.value)" }
+            try run("/usr/sbin/runuser", ["-u", runAs, "--", "/usr/bin/env"] + env + [path] + arguments)
+        } else {
+            try run(path, arguments, environment: environment)
+        }
+    }
+
+    /// Runs a program to its end with `posix_spawn` and `waitpid` (Foundation's `Process` did not
+    /// reap these children from an async test here), its output to the cluster's log.
+    private func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        let log = directory.appendingPathComponent("tools.log").path
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid = pid_t()
+        guard posix_spawn(&pid, executable, &actions, nil, argv, envp) == 0 else {
+            throw ClusterError(message: "cannot start \(executable)")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        guard status == 0 else {
+            let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            throw ClusterError(message: "\(executable) \(arguments.joined(separator: " ")) failed: \(output.suffix(600))")
+        }
+    }
+}
+
+struct ClusterError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
