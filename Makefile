@@ -24,10 +24,14 @@ run: build
 
 test: unit-tests browser-tests docker-check
 
+# The executable's tests spawn processes with Foundation's Process and Pipe; they run in a test
+# process of their own, apart from the in-process servers (a descriptor closed twice by the
+# spawning side could otherwise hit a socket a server just reused).
 unit-tests:
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	$(SWIFT) test --skip FlowServerExecutableTests
+	$(SWIFT) test --filter FlowServerExecutableTests
 
 # The Movies demo in a real headless Chromium (Selenium + pytest), against the built flowserver.
 browser-tests:
