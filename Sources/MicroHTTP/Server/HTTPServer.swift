@@ -151,8 +151,9 @@ public final class HTTPServer: Sendable {
     }
 
     private func stopDaemon(_ daemon: DaemonHandle) async {
+        // MHD's threads may still touch the quiesced socket, so microhttpd.h
+        // requires closing it only after MHD_stop_daemon has returned.
         let listener = MHD_quiesce_daemon(daemon.pointer)
-        if listener >= 0 { close(listener) }
         let clock = ContinuousClock()
         await waitForInFlightRequests(until: clock.now + configuration.shutdownGracePeriod)
         let unanswered = state.withLock { state in
@@ -174,6 +175,7 @@ public final class HTTPServer: Sendable {
             await waitForInFlightRequests(until: clock.now + .seconds(1))
         }
         MHD_stop_daemon(daemon.pointer)
+        if listener >= 0 { close(listener) }
         Unmanaged.passUnretained(self).release()
         let waiters = state.withLock { state in
             state.phase = .stopped
