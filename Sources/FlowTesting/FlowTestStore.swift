@@ -21,8 +21,9 @@ import Testing
 /// }
 /// ```
 ///
-/// The store checks every tree it reaches: invariants hold, encoding and decoding gives the same
-/// tree, and replaying the history from the start rebuilds it.
+/// The store checks every tree it reaches: invariants hold, encoding and decoding (with the app
+/// data) gives the same tree, and replaying the history from the start rebuilds it, app data
+/// included.
 public final class FlowTestStore<Step: FlowStep> {
     /// The coordinator under test.
     public let coordinator: Coordinator<Step>
@@ -33,6 +34,9 @@ public final class FlowTestStore<Step: FlowStep> {
 
     /// The current top page's id.
     public var top: NodeID? { tree.top?.id }
+
+    /// The session's app data as `Data` (`nil` when the app declared another type).
+    public func appData<Data: AppData>(_ type: Data.Type) -> Data? { tree.appData.as(type) }
 
     /// Starts the app.
     public init(app: FlowApp<Step>, context: FlowContext = FlowContext(), observers: [any NavigationObserver<Step>] = []) async throws {
@@ -94,6 +98,10 @@ public final class FlowTestStore<Step: FlowStep> {
             try tree.validate(coordinator.app.registry)
         } catch {
             Issue.record("the tree breaks an invariant: \(error)", sourceLocation: sourceLocation)
+        }
+        let decoded = try NavigationTree(json: try tree.jsonBytes(), appData: try tree.appDataJSON(), registry: coordinator.app.registry)
+        if decoded != tree {
+            Issue.record("encoding and decoding gives another tree:\n\(decoded.outline)", sourceLocation: sourceLocation)
         }
         let rebuilt = try await coordinator.replay(history)
         if rebuilt != tree {

@@ -21,7 +21,8 @@ public enum MoviesDemo {
         var context = FlowContext()
         context.register(catalog)
         let flowApp = try FlowApp(
-            root: AppFlow(), stepper: OneStepper(withSingleStep: DemoStep.dashboardIsRequired), flows: flows, pages: pages)
+            root: AppFlow(), stepper: OneStepper(withSingleStep: DemoStep.dashboardIsRequired), flows: flows, pages: pages,
+            appData: DemoSession.self)
         return try WebApp(
             flows: flowApp, pages: pages,
             routes: [

@@ -26,6 +26,28 @@ struct StepTests {
         }
     }
 
+    @Test("the session's app data changes with the navigations that change it, is stored beside the tree, and is the session's own")
+    func appData() async throws {
+        try await withSite { site in
+            let (browser, _) = try await started(site)
+            for expected in 1...2 {
+                let list = try await browser.get("/a")
+                let fields = [("_from", try #require(list.hidden("_from"))), ("_r", try #require(list.hidden("_r"))),
+                              ("_csrf", try #require(list.hidden("_csrf"))), ("name", "Ada"), ("times", "1"), ("_step", "greet")]
+                #expect(try await browser.post("/_step", form: fields).status == 303)
+                #expect(try await browser.get("/greeting").text.contains("greetings: \(expected)"))
+            }
+            let id = try #require(browser.cookie("flowserver_session"))
+            let record = try #require(try await site.store.load(id))
+            #expect(String(decoding: record.appData, as: UTF8.self) == #"{"greetings":2}"#)
+            let (other, list) = try await started(site)
+            let fields = [("_from", try #require(list.hidden("_from"))), ("_r", try #require(list.hidden("_r"))),
+                          ("_csrf", try #require(list.hidden("_csrf"))), ("name", "Bo"), ("times", "1"), ("_step", "greet")]
+            _ = try await other.post("/_step", form: fields)
+            #expect(try await other.get("/greeting").text.contains("greetings: 1"))
+        }
+    }
+
     @Test("a POST without the right CSRF token is refused with 403 and changes nothing")
     func csrf() async throws {
         try await withSite { site in

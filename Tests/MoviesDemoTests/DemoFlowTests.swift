@@ -60,6 +60,30 @@ struct DemoFlowTests {
         #expect(tree.top?.url == "/onboarding/login")
     }
 
+    @Test("onboarding and settings keep the preferences in the session's app data; logout clears them")
+    func preferences() async throws {
+        var (coordinator, tree) = try await start()
+        #expect(tree.appData.as(DemoSession.self) == DemoSession())
+        try await onboard(coordinator, &tree)
+        var expected = DemoSession()
+        expected.onboarded = true
+        expected.userName = "Ada"
+        expected.apiKey = "k"
+        #expect(tree.appData.as(DemoSession.self) == expected)
+        let wishlist = try #require(tree.top?.id)
+        _ = try await coordinator.apply(.settingsAreRequired, from: wishlist, to: &tree)
+        let settings = try #require(tree.pages(at: "/settings").first?.id)
+        _ = try await coordinator.apply(.loginIsRequired, from: settings, to: &tree)
+        _ = try await coordinator.apply(.userIsLoggedIn(name: "Grace"), from: tree.top?.id, to: &tree)
+        #expect(tree.top?.url == "/settings" && tree.appData.as(DemoSession.self)?.userName == "Grace")
+        _ = try await coordinator.apply(.apiKeyIsRequired, from: settings, to: &tree)
+        _ = try await coordinator.apply(.apiKeyIsFilledIn(apiKey: "secret-1234"), from: tree.top?.id, to: &tree)
+        #expect(tree.top?.url == "/settings" && tree.appData.as(DemoSession.self)?.maskedAPIKey == "•••••••1234")
+        _ = try await coordinator.apply(.settingsAreComplete, from: settings, to: &tree)
+        _ = try await coordinator.apply(.logoutIsRequired, from: wishlist, to: &tree)
+        #expect(tree.top?.url == "/onboarding/login" && tree.appData.as(DemoSession.self) == DemoSession())
+    }
+
     @Test("an unknown movie or cast id never enters the tree")
     func unknownIDs() async throws {
         var (coordinator, tree) = try await start()

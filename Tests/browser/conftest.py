@@ -68,6 +68,11 @@ class Demo:
     def click_link(self, text):
         self.driver.find_element("partial link text", text).click()
 
+    def follow(self, text, path):
+        """Clicks the link whose text contains `text` and waits until the browser is at `path`."""
+        self.click_link(text)
+        self.wait_for_path(path)
+
     def click_button(self, step):
         self.driver.find_element("css selector", f"button[value={step}]").click()
 

@@ -85,6 +85,24 @@ def test_settings_modal_with_its_alert_close_and_done(demo):
     assert "Settings" in demo.text() and "Demo of multiple" not in demo.text()
 
 
+def test_settings_save_preferences_in_the_session(demo):
+    demo.onboard("Ada Lovelace")
+    demo.wait_for_path("/wishlist")
+    assert "Welcome back, Ada Lovelace." in demo.text()
+    demo.follow("Settings", "/alert")
+    demo.follow("Close", "/settings")
+    assert "Signed in as Ada Lovelace" in demo.text()
+    demo.follow("Login", "/settings/login")
+    assert demo.driver.find_element("id", "settings-name").get_attribute("value") == "Ada Lovelace"
+    demo.type("settings-name", "Grace Hopper")
+    demo.click_button("userIsLoggedIn")
+    demo.wait_for_path("/settings")
+    assert "Signed in as Grace Hopper" in demo.text()
+    demo.screenshot("settings")
+    demo.follow("Done", "/wishlist")
+    assert "Welcome back, Grace Hopper." in demo.text()
+
+
 def test_about_alternates_with_unauthorized(demo):
     demo.onboard()
     demo.wait_for_path("/wishlist")
@@ -161,6 +179,7 @@ def test_the_inspector_shows_the_history_of_what_was_clicked(demo):
     text = demo.text()
     assert "movieIsPicked?withId=3" in text and "castIsPicked?withId=7" in text
     assert "userIsLoggedIn?name=Ada Lovelace" in text
+    assert '"onboarded":true' in text and '"userName":"Ada Lovelace"' in text
     demo.screenshot("inspector")
 
 

@@ -35,7 +35,7 @@ public struct Coordinator<Step: FlowStep>: Sendable {
     }
 
     private func start(recorded: [StepAdaptation<Step>]?) async throws(NavigationError) -> (tree: NavigationTree, navigation: Navigation<Step>) {
-        var run = makeRun(NavigationTree(root: app.root), recorded: recorded)
+        var run = makeRun(NavigationTree(root: app.root, appData: app.registry.initialAppData), recorded: recorded)
         run.actions.append(.flow(.startFlow, run.tree.root.id, app.root.name))
         for step in app.initialSteps { run.enqueue(step, for: run.tree.root.id) }
         try await run.drain()

@@ -1,5 +1,6 @@
-/// An app's navigation: its root flow with the stepper that starts it, and every flow and page
-/// type a tree of it may hold (by name, so trees can be decoded).
+/// An app's navigation: its root flow with the stepper that starts it, every flow and page
+/// type a tree of it may hold (by name, so trees can be decoded), and the type of its sessions'
+/// ``AppData``.
 ///
 /// ```swift
 /// let app = try FlowApp(
@@ -19,9 +20,13 @@ public struct FlowApp<Step: FlowStep>: Sendable {
 
     /// An app definition.
     ///
+    /// - Parameter appData: the type of each session's app data (none by default).
     /// - Throws: ``NavigationError`` when two types share a name or the root's type is not
     ///   among `flows`.
-    public init(root: some Flow<Step>, stepper: some Stepper<Step>, flows: [any Flow<Step>.Type], pages: [any Page.Type]) throws(NavigationError) {
+    public init(
+        root: some Flow<Step>, stepper: some Stepper<Step>, flows: [any Flow<Step>.Type], pages: [any Page.Type],
+        appData: any AppData.Type = NoAppData.self
+    ) throws(NavigationError) {
         self.root = AnyFlow(root)
         initialSteps = stepper.initialSteps
         var flowTypes: [String: any FlowState.Type] = [:]
@@ -36,7 +41,7 @@ public struct FlowApp<Step: FlowStep>: Sendable {
             guard pageTypes.updateValue(type, forKey: type.name) == nil else { throw .duplicateName(type.name) }
         }
         guard flowTypes[self.root.name] != nil else { throw .unknownFlow(self.root.name) }
-        registry = FlowRegistry(flowTypes: flowTypes, pageTypes: pageTypes)
+        registry = FlowRegistry(flowTypes: flowTypes, pageTypes: pageTypes, appDataType: appData)
     }
 }
 
@@ -56,11 +61,29 @@ struct FlowNavigator<Step: FlowStep>: Sendable {
     }
 }
 
-/// The flow and page types of an app by their registered names. Decoders find it in
-/// `userInfo[.flowRegistry]`.
+/// The flow and page types of an app by their registered names, and its app data type.
+/// Decoders find it in `userInfo[.flowRegistry]`.
 public struct FlowRegistry: Sendable {
     let flowTypes: [String: any FlowState.Type]
     let pageTypes: [String: any Page.Type]
+    let appDataType: any AppData.Type
+
+    /// The app data a new session starts with.
+    public var initialAppData: AnyAppData {
+        func make<Data: AppData>(_ type: Data.Type) -> AnyAppData { AnyAppData(Data()) }
+        return make(appDataType)
+    }
+
+    /// App data read back from its JSON (empty bytes: the initial value).
+    ///
+    /// - Throws: `DecodingError` when the bytes are not the app's data type.
+    public func appData(json: [UInt8]) throws -> AnyAppData {
+        guard !json.isEmpty else { return initialAppData }
+        func decode<Data: AppData>(_ type: Data.Type) throws -> AnyAppData {
+            AnyAppData(try CompactJSONDecoder().decode(Data.self, from: json))
+        }
+        return try decode(appDataType)
+    }
 
     /// The registered page names, sorted.
     public var pageNames: [String] { pageTypes.keys.sorted() }

@@ -78,14 +78,16 @@ struct NavigationRun<Step: FlowStep> {
             adaptation = recorded[recordedIndex]
             recordedIndex += 1
         } else {
-            adaptation = await navigator.adapt(state, step, context)
+            adaptation = await navigator.adapt(state, step, context.with(AppDataSlot(tree.appData, writable: false)))
         }
         steps.append(NavigatedStep(flow: id, flowName: name, step: step, adaptation: adaptation))
         guard case .step(let adapted) = adaptation else { return .refused }
         let reference = FlowReference(node: id, name: name)
         for observer in observers { observer.willNavigate(flow: reference, step: adapted) }
-        let contributors = navigator.navigate(&state, adapted, context)
+        let appData = AppDataSlot(tree.appData, writable: true)
+        let contributors = navigator.navigate(&state, adapted, context.with(appData))
         tree.modifyFlow(id) { $0.flow.base = state }
+        tree.appData = appData.current
         for observer in observers { observer.didNavigate(flow: reference, step: adapted) }
         guard try apply(contributors, of: id) else { return .notHandled }
         return .handled(adapted: adapted == step ? nil : adapted)

@@ -15,7 +15,8 @@ extension Decoder {
     }
 }
 
-/// Encoded as `{"nextNode", "root", "dismissed"}`; decoding validates every invariant.
+/// Encoded as `{"nextNode", "root", "dismissed"}`; decoding validates every invariant. The app
+/// data is not part of it: a decoded tree has a new session's app data.
 extension NavigationTree: Codable {
     private enum CodingKeys: String, CodingKey { case nextNode, root, dismissed }
 
@@ -25,6 +26,7 @@ extension NavigationTree: Codable {
         root = try container.decode(FlowNode.self, forKey: .root)
         nextNodeID = try container.decode(Int.self, forKey: .nextNode)
         dismissedPages = try container.decodeIfPresent([DismissedPage].self, forKey: .dismissed) ?? []
+        appData = registry.initialAppData
         try validate(registry)
     }
 

@@ -5,11 +5,12 @@ extension NavigationTree {
     /// The tree as compact JSON (what stores keep).
     public func jsonBytes() throws -> [UInt8] { try jsonValue().bytes }
 
-    /// A tree read back from ``jsonBytes()`` (or any JSON encoding of it), validated.
+    /// A tree read back from ``jsonBytes()`` (or any JSON encoding of it), validated, with the
+    /// app data read back from ``appDataJSON()`` (empty: a new session's).
     ///
     /// - Throws: ``NavigationError`` for unknown flows or pages, a malformed shape and broken
     ///   invariants; `DecodingError` for malformed JSON or states that do not decode.
-    public init(json: [UInt8], registry: FlowRegistry) throws {
+    public init(json: [UInt8], appData: [UInt8] = [], registry: FlowRegistry) throws {
         let value: JSON
         do { value = try JSON(parsing: json) } catch {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: error.description))
@@ -20,6 +21,7 @@ extension NavigationTree {
         self.root = try Self.flow(from: root, registry)
         nextNodeID = next
         dismissedPages = []
+        self.appData = try registry.appData(json: appData)
         if case .array(let items)? = value["dismissed"] {
             dismissedPages = try items.map { try CompactJSONDecoder().decode(DismissedPage.self, from: $0) }
         }

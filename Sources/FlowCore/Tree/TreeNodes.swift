@@ -83,15 +83,22 @@ public struct NavigationTree: Sendable, Hashable {
     /// Recently removed pages that allow steps after dismissal (the newest last, at most
     /// ``dismissedPagesLimit``).
     public internal(set) var dismissedPages: [DismissedPage]
+    /// The session's ``AppData``, kept beside the nodes: flows change it in `navigate`, and it is
+    /// not part of the tree's JSON or `Codable` forms (stores keep ``appDataJSON()`` apart).
+    public internal(set) var appData: AnyAppData
 
     /// How many dismissed pages are remembered.
     public static var dismissedPagesLimit: Int { 32 }
 
-    init(root flow: AnyFlow) {
+    init(root flow: AnyFlow, appData: AnyAppData) {
         root = FlowNode(id: NodeID(rawValue: 1), flow: flow)
         nextNodeID = 2
         dismissedPages = []
+        self.appData = appData
     }
+
+    /// The app data as compact JSON (what stores keep beside the tree).
+    public func appDataJSON() throws -> [UInt8] { try CompactJSONEncoder().encode(appData.base) }
 
     mutating func makeID() -> NodeID {
         defer { nextNodeID += 1 }

@@ -43,7 +43,7 @@ extension WebPage {
 /// What a page's view model may use: services, and links and form fields for steps that come
 /// from this page's rendering.
 public struct PageContext: Sendable {
-    /// The app's services.
+    /// The app's services, and the session's app data (read-only: `services.appData(MyData.self)`).
     public let services: FlowContext
     /// The page's node.
     public let node: NodeID

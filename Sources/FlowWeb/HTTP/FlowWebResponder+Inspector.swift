@@ -2,8 +2,8 @@ import FlowCore
 import MicroHTTP
 
 extension FlowWebResponder {
-    /// `GET /_inspector`: the session's tree drawn as nested boxes and its history as a table,
-    /// linking to the JSON API. It shows the Coordinator pattern at work.
+    /// `GET /_inspector`: the session's tree drawn as nested boxes, its app data, and its history
+    /// as a table, linking to the JSON API. It shows the Coordinator pattern at work.
     func respondToInspector(_ request: Request) async -> Response {
         guard request.method == .get || request.method == .head else { return composer.errorPage(.methodNotAllowed("GET, HEAD"), topURL: nil) }
         var session: LoadedSession?
@@ -17,6 +17,7 @@ extension FlowWebResponder {
                 + "<p>Session \(Self.escape(String(loaded.0.record.id.prefix(8))))…, version \(loaded.0.record.version). "
                 + "JSON: <a href=\"/api/v1/session\">state</a>, <a href=\"/api/v1/session/history\">history</a>.</p>"
                 + "<h2>Tree</h2>" + treeHTML(loaded.0.tree.root, top: loaded.0.tree.top?.id, label: "")
+                + "<h2>App data</h2><pre class=\"app-data\">\(Self.escape(String(decoding: loaded.0.record.appData, as: UTF8.self)))</pre>"
                 + "<h2>History</h2>" + historyHTML(entries.reversed()) + "</div>"
             return finish(composer.layout(title: "Inspector", html: html, session: loaded.0), setCookieFor: loaded.0, setCookie)
         } catch {

@@ -59,7 +59,7 @@ struct PageComposer<Step: FlowStep>: Sendable {
     private func fragment(_ page: PageNode, _ session: LoadedSession, form: FormState? = nil) throws(WebError) -> String {
         guard let renderer = app.renderers[page.page.name] else { throw .internalError("page \(page.page.name) has no renderer") }
         let context = PageContext(
-            services: app.context, node: page.id, renderID: SessionService<Step>.randomHex(bytes: 8),
+            services: app.context.reading(session.tree.appData), node: page.id, renderID: SessionService<Step>.randomHex(bytes: 8),
             csrfToken: session.record.csrfToken)
         var html: [UInt8]
         do {

@@ -64,7 +64,12 @@ final class SessionService<Step: FlowStep>: Sendable {
         var record = SessionRecord(
             id: Self.randomHex(bytes: 24), version: 1, tree: [], csrfToken: Self.randomHex(bytes: 16), lastSeq: 1,
             createdAt: now, lastUsedAt: now, expiresAt: now + ttl)
-        do { record.tree = try started.tree.jsonBytes() } catch { throw .internalError("cannot encode the tree: \(error)") }
+        do {
+            record.tree = try started.tree.jsonBytes()
+            record.appData = try started.tree.appDataJSON()
+        } catch {
+            throw .internalError("cannot encode the new session: \(error)")
+        }
         let entry = try stored(PendingEntry(source: .start, navigation: started.navigation, url: nil), seq: 1, version: 1, at: now)
         do { try await store.create(record, entries: [entry]) } catch { throw Self.storeFailure(error) }
         return LoadedSession(record: record, tree: started.tree, extra: SessionExtra())
@@ -133,6 +138,7 @@ final class SessionService<Step: FlowStep>: Sendable {
             entries.append(try stored(entry, seq: record.lastSeq, version: record.version, at: now))
         }
         record.tree = try session.tree.jsonBytes()
+        record.appData = try session.tree.appDataJSON()
         record.extra = try CompactJSONEncoder().encode(session.extra)
         record.lastUsedAt = now
         record.expiresAt = now + ttl
@@ -142,7 +148,7 @@ final class SessionService<Step: FlowStep>: Sendable {
 
     private func decode(_ record: SessionRecord) throws(WebError) -> LoadedSession {
         do {
-            let tree = try NavigationTree(json: record.tree, registry: app.flows.registry)
+            let tree = try NavigationTree(json: record.tree, appData: record.appData, registry: app.flows.registry)
             let extra = record.extra.isEmpty ? SessionExtra() : try CompactJSONDecoder().decode(SessionExtra.self, from: record.extra)
             return LoadedSession(record: record, tree: tree, extra: extra)
         } catch {

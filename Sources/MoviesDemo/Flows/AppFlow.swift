@@ -1,15 +1,12 @@
 import FlowCore
 
-/// The app's window (single): the dashboard, with onboarding presented over it until the user
-/// is onboarded. A deep link that arrives during onboarding is kept and delivered after it.
+/// The app's window (single): the dashboard, with onboarding presented over it until the
+/// session's ``DemoSession`` says it is onboarded. A deep link that arrives during onboarding is
+/// kept and delivered after it.
 public struct AppFlow: Flow {
     public static let name = "app"
     public static let container = ContainerKind.single
 
-    /// Whether the session went through onboarding.
-    public var onboarded = false
-    /// The user's name, from the login form.
-    public var userName: String?
     /// A deep link that arrived before onboarding was complete.
     public var pendingDeepLink: DemoStep?
 
@@ -17,6 +14,7 @@ public struct AppFlow: Flow {
     public init() {}
 
     public mutating func navigate(to step: DemoStep, context: FlowContext) -> FlowContributors<DemoStep> {
+        let onboarded = context.appData(DemoSession.self).onboarded
         switch step {
         case .dashboardIsRequired:
             let dashboard = FlowContributor<DemoStep>.show(DashboardFlow(), stepper: OneStepper(withSingleStep: .dashboardIsRequired))
@@ -24,18 +22,14 @@ public struct AppFlow: Flow {
             return .multiple([dashboard, .present(OnboardingFlow(), stepper: OneStepper(withSingleStep: .loginIsRequired))])
         case .onboardingIsRequired:
             return onboarded ? .none : .one(.present(OnboardingFlow(), stepper: OneStepper(withSingleStep: .loginIsRequired)))
-        case .userIsLoggedIn(let name):
-            userName = name
-            return .multiple([])
         case .onboardingIsComplete:
-            onboarded = true
+            context.updateAppData(DemoSession.self) { $0.onboarded = true }
             var contributors: [FlowContributor<DemoStep>] = [.dismiss]
             if let pendingDeepLink { contributors.append(.forwardToTopFlow(withStep: pendingDeepLink)) }
             pendingDeepLink = nil
             return .multiple(contributors)
         case .logoutIsRequired:
-            onboarded = false
-            userName = nil
+            context.updateAppData(DemoSession.self) { $0 = DemoSession() }
             return .one(.present(OnboardingFlow(), stepper: OneStepper(withSingleStep: .loginIsRequired)))
         case .movieIsPicked, .castIsPicked, .settingsAreRequired:
             // Only reaches the app when no flow below took it: a deep link during onboarding.
@@ -55,10 +49,14 @@ public struct OnboardingFlow: Flow {
 
     public mutating func navigate(to step: DemoStep, context: FlowContext) -> FlowContributors<DemoStep> {
         switch step {
-        case .loginIsRequired: .one(.push(LoginPage()))
-        case .userIsLoggedIn: .multiple([.push(APIKeyPage()), .forwardToParentFlow(withStep: step)])
-        case .apiKeyIsFilledIn: .end(forwardToParentFlowWithStep: .onboardingIsComplete)
-        default: .none
+        case .loginIsRequired: return .one(.push(LoginPage()))
+        case .userIsLoggedIn(let name):
+            context.updateAppData(DemoSession.self) { $0.userName = name }
+            return .one(.push(APIKeyPage()))
+        case .apiKeyIsFilledIn(let apiKey):
+            context.updateAppData(DemoSession.self) { $0.apiKey = apiKey }
+            return .end(forwardToParentFlowWithStep: .onboardingIsComplete)
+        default: return .none
         }
     }
 }
@@ -76,7 +74,7 @@ public struct DashboardFlow: Flow {
                 .tab(WatchedFlow(), stepper: OneStepper(withSingleStep: .moviesAreRequired)),
                 .tab(TrendingFlow(), stepper: OneStepper(withSingleStep: .trendingsAreRequired)),
             ])
-        case .logoutIsRequired, .userIsLoggedIn: .triggerParentFlow(withStep: step)
+        case .logoutIsRequired: .triggerParentFlow(withStep: step)
         default: .none
         }
     }

@@ -37,7 +37,7 @@ public struct WishlistFlow: Flow {
             aboutRequests += 1
             return .one(.present(AlertPage(message: "You are not authorized to see the about page right now. Try again.")))
         case .aboutIsComplete: return .one(.dismiss)
-        case .logoutIsRequired, .userIsLoggedIn: return .triggerParentFlow(withStep: step)
+        case .logoutIsRequired: return .triggerParentFlow(withStep: step)
         default: return .none
         }
     }
@@ -108,7 +108,8 @@ public struct CastListFlow: Flow {
 }
 
 /// Settings (split, presented modally): a master list and detail pages; opening it also shows
-/// an alert (two contributors at once); Done ends it.
+/// an alert (two contributors at once); the login and API key forms save the session's
+/// preferences (``DemoSession``) and go back to the list; Done ends it.
 public struct SettingsFlow: Flow {
     public static let name = "settings"
     public static let container = ContainerKind.split
@@ -116,13 +117,18 @@ public struct SettingsFlow: Flow {
     public mutating func navigate(to step: DemoStep, context: FlowContext) -> FlowContributors<DemoStep> {
         switch step {
         case .settingsAreRequired:
-            .multiple([.set([SettingsPage()]), .present(AlertPage(message: "Demo of multiple Flow Contributor"))])
-        case .loginIsRequired: .one(.push(SettingsDetailPage(section: .login)))
-        case .apiKeyIsRequired: .one(.push(SettingsDetailPage(section: .apiKey)))
-        case .aboutIsRequired: .one(.push(SettingsDetailPage(section: .about)))
-        case .userIsLoggedIn: .triggerParentFlow(withStep: step)
-        case .settingsAreComplete: .end(forwardToParentFlowWithStep: .settingsAreComplete)
-        default: .none
+            return .multiple([.set([SettingsPage()]), .present(AlertPage(message: "Demo of multiple Flow Contributor"))])
+        case .loginIsRequired: return .one(.push(SettingsDetailPage(section: .login)))
+        case .apiKeyIsRequired: return .one(.push(SettingsDetailPage(section: .apiKey)))
+        case .aboutIsRequired: return .one(.push(SettingsDetailPage(section: .about)))
+        case .userIsLoggedIn(let name):
+            context.updateAppData(DemoSession.self) { $0.userName = name }
+            return .one(.popToRoot)
+        case .apiKeyIsFilledIn(let apiKey):
+            context.updateAppData(DemoSession.self) { $0.apiKey = apiKey }
+            return .one(.popToRoot)
+        case .settingsAreComplete: return .end(forwardToParentFlowWithStep: .settingsAreComplete)
+        default: return .none
         }
     }
 }

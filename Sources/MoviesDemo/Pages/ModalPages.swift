@@ -12,11 +12,16 @@ public struct SettingsPage: WebPage {
         var apiKey: String
         var about: String
         var done: String
+        /// The saved preferences, from the session's app data.
+        var userName: String?
+        var maskedAPIKey: String?
     }
     public func model(in context: PageContext) throws -> Model {
-        Model(
+        let session = context.services.appData(DemoSession.self)
+        return Model(
             login: context.link(to: DemoStep.loginIsRequired), apiKey: context.link(to: DemoStep.apiKeyIsRequired),
-            about: context.link(to: DemoStep.aboutIsRequired), done: context.link(to: DemoStep.settingsAreComplete))
+            about: context.link(to: DemoStep.aboutIsRequired), done: context.link(to: DemoStep.settingsAreComplete),
+            userName: session.userName, maskedAPIKey: session.maskedAPIKey)
     }
 }
 
@@ -40,9 +45,13 @@ public struct SettingsDetailPage: WebPage {
         var login: Bool
         var apiKey: Bool
         var about: Bool
+        /// The saved name, to prefill the login form.
+        var userName: String?
     }
     public func model(in context: PageContext) throws -> Model {
-        Model(login: section == .login, apiKey: section == .apiKey, about: section == .about)
+        Model(
+            login: section == .login, apiKey: section == .apiKey, about: section == .about,
+            userName: context.services.appData(DemoSession.self).userName)
     }
     public func validate(step: String, fields: [String: String]) -> [String: String] {
         switch step {

@@ -11,12 +11,15 @@ public struct WishlistPage: WebPage {
         var movies: [LinkModel]
         var settings: String
         var about: String
+        /// The user's name, from the session's app data.
+        var userName: String?
     }
     public func model(in context: PageContext) throws -> Model {
         let catalog = context.catalog
         return Model(
             movies: context.movieLinks(catalog.wishlist.compactMap(catalog.movie)),
-            settings: context.link(to: DemoStep.settingsAreRequired), about: context.link(to: DemoStep.aboutIsRequired))
+            settings: context.link(to: DemoStep.settingsAreRequired), about: context.link(to: DemoStep.aboutIsRequired),
+            userName: context.services.appData(DemoSession.self).userName)
     }
 }
 

@@ -14,6 +14,11 @@ enum WebStep: FlowStep {
     case optionsAreDone, helpIsRequired, noop
 }
 
+/// The test app's per-session app data: how many greetings this session sent.
+struct WebSessionData: AppData {
+    var greetings = 0
+}
+
 struct RootFlow: Flow {
     static let name = "root"
     static let container = ContainerKind.single
@@ -49,7 +54,9 @@ struct ListFlow: Flow {
         switch step {
         case .start: return .one(.push(ListPage(kind: kind)))
         case .itemIsPicked(let id): return .one(.push(ItemPage(id: id)))
-        case .greet(let name, let times): return .one(.push(GreetingPage(name: name, times: times)))
+        case .greet(let name, let times):
+            context.updateAppData(WebSessionData.self) { $0.greetings += 1 }
+            return .one(.push(GreetingPage(name: name, times: times)))
         case .optionsAreRequired: return .one(.present(OptionsFlow(), stepper: OneStepper(withSingleStep: .start)))
         case .helpIsRequired:
             helpRequests += 1
@@ -117,8 +124,10 @@ struct GreetingPage: WebPage {
     var times: Int
     var path: String { "/greeting" }
     var title: String { "Greeting" }
-    struct Model: Encodable { var name: String; var times: Int }
-    func model(in context: PageContext) throws -> Model { Model(name: name, times: times) }
+    struct Model: Encodable { var name: String; var times: Int; var greetings: Int }
+    func model(in context: PageContext) throws -> Model {
+        Model(name: name, times: times, greetings: context.services.appData(WebSessionData.self).greetings)
+    }
 }
 
 struct HelpPage: WebPage {
@@ -164,7 +173,7 @@ enum TestTemplates {
             """,
         "pages/list.mustache": "<h1>List {{kind}}</h1><ul>{{#links}}<li><a href=\"{{href}}\">{{label}}</a></li>{{/links}}</ul><form method=\"post\" action=\"/_step\">{{{formFields}}}<input name=\"name\" value=\"{{form.values.name}}\">{{#form.errors.name}}<span class=\"error\">{{form.errors.name}}</span>{{/form.errors.name}}<input name=\"times\" value=\"{{form.values.times}}\">{{#form.errors.times}}<span class=\"error\">{{form.errors.times}}</span>{{/form.errors.times}}<button name=\"_step\" value=\"greet\">Greet</button></form>",
         "pages/item.mustache": "<h1>Item {{id}}</h1><a class=\"next\" href=\"{{next}}\">Next</a>",
-        "pages/greeting.mustache": "<h1>Hello, {{name}} ×{{times}}</h1>",
+        "pages/greeting.mustache": "<h1>Hello, {{name}} ×{{times}}</h1><p class=\"count\">greetings: {{greetings}}</p>",
         "pages/help.mustache": "<h1>Help</h1>",
         "pages/options.mustache": "<h1>Options</h1><a class=\"login\" href=\"{{login}}\">Login</a><a class=\"done\" href=\"{{done}}\">Done</a>",
         "pages/option-detail.mustache": "<h2>Option {{section}}</h2>",
@@ -200,7 +209,8 @@ struct TestSite {
         let flows = try FlowApp(
             root: RootFlow(), stepper: OneStepper(withSingleStep: WebStep.start),
             flows: [RootFlow.self, TabsFlow.self, ListFlow.self, OptionsFlow.self],
-            pages: [ListPage.self, ItemPage.self, GreetingPage.self, HelpPage.self, OptionsPage.self, OptionDetailPage.self])
+            pages: [ListPage.self, ItemPage.self, GreetingPage.self, HelpPage.self, OptionsPage.self, OptionDetailPage.self],
+            appData: WebSessionData.self)
         return try WebApp(
             flows: flows,
             pages: [ListPage.self, ItemPage.self, GreetingPage.self, HelpPage.self, OptionsPage.self, OptionDetailPage.self],
