@@ -49,6 +49,8 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "FlowTesting", dependencies: ["FlowCore", "FlowWeb"]),
+        // Test helpers that start processes: a throwaway PostgreSQL cluster, a flowserver.
+        .target(name: "ProcessTestSupport", path: "Tests/ProcessTestSupport"),
         .executableTarget(name: "flowserver", dependencies: [
             "MicroHTTP", "FlowWeb", "MoviesDemo", "FlowStore", "FlowStoreSQLite", "FlowStorePostgres",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -56,10 +58,10 @@ let package = Package(
         ]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "FlowTesting"]),
         .testTarget(name: "FlowWebTests", dependencies: ["FlowWeb", "FlowCore", "FlowStore", "FlowTesting", "MicroHTTP", "MustacheTemplates"]),
-        .testTarget(name: "FlowServerExecutableTests", dependencies: ["flowserver"]),
+        .testTarget(name: "FlowServerExecutableTests", dependencies: ["flowserver", "ProcessTestSupport", "FlowTesting"]),
         .testTarget(name: "MustacheTemplatesTests", dependencies: ["MustacheTemplates"]),
         .testTarget(name: "FlowStoreSQLiteTests", dependencies: ["FlowStoreSQLite", "FlowStore"]),
-        .testTarget(name: "FlowStorePostgresTests", dependencies: ["FlowStorePostgres", "FlowStore"]),
+        .testTarget(name: "FlowStorePostgresTests", dependencies: ["FlowStorePostgres", "FlowStore", "ProcessTestSupport"]),
         .testTarget(name: "MoviesDemoTests", dependencies: ["MoviesDemo", "FlowCore", "FlowWeb"]),
         .testTarget(name: "FlowCoreTests", dependencies: [
             "FlowCore", "FlowTesting",

@@ -1,4 +1,6 @@
+import FlowTesting
 import Foundation
+import ProcessTestSupport
 import Testing
 
 /// The `flowserver` executable as a user runs it (CONTRACT.md §7). These tests start real
@@ -112,30 +114,12 @@ struct DemoProcessTests {
 @Suite("flowserver with the SQLite store", .serialized)
 struct SQLiteProcessTests {
     private func call(_ port: Int, _ method: String, _ path: String, bearer: String? = nil, json: String? = nil) throws -> (Int, [String: Any]) {
-        var request = "\(method) \(path) HTTP/1.0\r\nHost: x\r\n"
-        if let bearer { request += "Authorization: Bearer \(bearer)\r\n" }
-        if let json { request += "Content-Type: application/json\r\nContent-Length: \(json.utf8.count)\r\n" }
-        request += "\r\n" + (json ?? "")
-        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        _ = Array(request.utf8).withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = recv(socket, &chunk, chunk.count, 0)
-            if count <= 0 { break }
-            bytes += chunk[..<count]
-        }
-        let text = String(decoding: bytes, as: UTF8.self)
-        let status = Int(text.dropFirst(9).prefix(3)) ?? 0
-        let body = text.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n")
-        let object = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:]
-        return (status, object)
+        var headers: [(String, String)] = []
+        if let bearer { headers.append(("Authorization", "Bearer \(bearer)")) }
+        if json != nil { headers.append(("Content-Type", "application/json")) }
+        let response = try TestConnection(port: port).request(method, path, headers: headers, body: Array((json ?? "").utf8))
+        let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
+        return (response.status, object)
     }
 
     @Test("kill -9 right after acknowledged steps loses none of them; a restart keeps the session")

@@ -1,6 +1,7 @@
 import FlowStore
 import FlowStorePostgres
 import Foundation
+import ProcessTestSupport
 import Testing
 
 private func record(_ id: String, version: Int = 1, expiresAt: Int64 = 2_000, lastSeq: Int = 1) -> SessionRecord {

@@ -27,8 +27,9 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
         metrics: WebMetrics = WebMetrics(), clock: (@Sendable () -> Int64)? = nil
     ) {
         self.metrics = metrics
-        sessions = clock.map { SessionService(app: app, store: store, ttlSeconds: configuration.sessionTTL, observers: observers, clock: $0) }
-            ?? SessionService(app: app, store: store, ttlSeconds: configuration.sessionTTL, observers: observers)
+        sessions = SessionService(
+            app: app, store: store, ttlSeconds: configuration.sessionTTL, observers: observers, metrics: metrics,
+            clock: clock ?? SessionClock.nowMilliseconds)
         composer = PageComposer(app: app, templates: templates)
         self.configuration = configuration
         staticFiles = configuration.publicDirectory.map { StaticFiles(directory: $0, urlPrefix: "/public") }

@@ -2,7 +2,8 @@ import FlowCore
 import Prometheus
 
 /// The service's metrics in Prometheus form (`GET /metrics`): requests by route and status, a
-/// latency histogram by route, navigations by outcome, and live sessions.
+/// latency histogram by route, navigations by outcome, live sessions, and commits that lost to
+/// another instance and were applied again.
 public final class WebMetrics: Sendable {
     /// The registry the metrics live in (add your own to it).
     public let registry: PrometheusCollectorRegistry
@@ -31,6 +32,12 @@ public final class WebMetrics: Sendable {
         registry.makeCounter(
             descriptor: MetricNameDescriptor(namespace: "flowserver", metricName: "navigations", unitName: "total", helpText: "Navigations by outcome"),
             labels: [("outcome", outcome.rawValue)]
+        ).increment()
+    }
+
+    func recordCommitConflict() {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(namespace: "flowserver", metricName: "commit_conflicts", unitName: "total", helpText: "Commits that lost to another writer of the session and were applied again")
         ).increment()
     }
 

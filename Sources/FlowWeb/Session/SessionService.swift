@@ -18,12 +18,16 @@ final class SessionService<Step: FlowStep>: Sendable {
     let ttl: Int64
     let locks = SessionLocks()
     let clock: @Sendable () -> Int64
+    let metrics: WebMetrics?
 
-    /// How many times a commit that lost to another writer is retried.
-    static var commitAttempts: Int { 5 }
+    /// How many times in all a change is tried when its commits lose to other writers (other
+    /// instances sharing the store). Each lost round means another instance committed, so a
+    /// session under heavy contention from two instances still gets its turn long before this.
+    static var commitAttempts: Int { 32 }
 
     init(app: WebApp<Step>, store: any SessionStore, ttlSeconds: Int, observers: [any NavigationObserver<Step>],
-         clock: @escaping @Sendable () -> Int64 = SessionClock.nowMilliseconds) {
+         metrics: WebMetrics? = nil, clock: @escaping @Sendable () -> Int64 = SessionClock.nowMilliseconds) {
+        self.metrics = metrics
         self.app = app
         coordinator = Coordinator(app: app.flows, context: app.context, observers: observers)
         self.store = store
@@ -94,6 +98,10 @@ final class SessionService<Step: FlowStep>: Sendable {
                         try await self.commit(&session, entries: change.entries)
                         return (change.result, session)
                     } catch let error as StoreError where error.isConflict && attempt < Self.commitAttempts {
+                        self.metrics?.recordCommitConflict()
+                        // Reload and apply again, after a short random pause that breaks lockstep
+                        // with the writer that won.
+                        try await Task.sleep(for: .microseconds(Int.random(in: 0...(100 * min(attempt, 10)))))
                         continue
                     }
                 }

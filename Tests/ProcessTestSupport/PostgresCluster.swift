@@ -2,15 +2,19 @@ import Foundation
 
 /// A throwaway PostgreSQL cluster for tests: `initdb` in a temporary directory, `pg_ctl` on a
 /// free port of 127.0.0.1 (as the `postgres` user when the tests run as root), stopped at the end.
-final class PostgresCluster {
-    let directory: URL
-    let port: Int
+public final class PostgresCluster {
+    /// The cluster's folder (data, log, socket).
+    public let directory: URL
+    /// Its port on 127.0.0.1.
+    public let port: Int
     private let binaries: URL
     private let runAs: String?
 
-    var url: String { "postgres://flow:flow@127.0.0.1:\(port)/flowtest" }
+    /// The URL of its test database, as `--store` takes it.
+    public var url: String { "postgres://flow:flow@127.0.0.1:\(port)/flowtest" }
 
-    init() throws {
+    /// Creates and starts a cluster with a `flowtest` database owned by `flow` (password `flow`).
+    public init() throws {
         guard let version = try FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql").sorted().last else {
             throw ClusterError(message: "PostgreSQL is not installed (make test installs Debian's postgresql)")
         }
@@ -39,11 +43,12 @@ final class PostgresCluster {
     }
 
     /// Stops the server (`immediate`: like a crash) — `start()` brings it back.
-    func stop() throws {
+    public func stop() throws {
         try postgres("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"])
     }
 
-    func start() throws {
+    /// Starts the stopped server again.
+    public func start() throws {
         try postgres("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-l", directory.appendingPathComponent("log").path,
                                 "-w", "-o", "-p \(port) -k \(directory.path) -c listen_addresses=127.0.0.1 -c fsync=off", "start"])
     }
@@ -88,7 +93,9 @@ final class PostgresCluster {
     }
 }
 
-struct ClusterError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
+/// A cluster that could not be made or run, with the tool's output.
+public struct ClusterError: Error, CustomStringConvertible {
+    /// What failed.
+    public var message: String
+    public var description: String { message }
 }

@@ -1,18 +1,19 @@
 import Foundation
 
 /// A `flowserver` process started from the build folder, with its output captured.
-final class FlowServerProcess {
-    let process = Process()
+public final class FlowServerProcess {
+    /// The running process.
+    public let process = Process()
     private let output = Pipe()
     private let errors = Pipe()
 
     /// The project's root folder.
-    static var repository: URL {
+    public static var repository: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
     /// The built executable, beside the test bundle.
-    static var executable: URL {
+    public static var executable: URL {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("flowserver").path),
             directory.path != "/" {
@@ -21,7 +22,9 @@ final class FlowServerProcess {
         return directory.appendingPathComponent("flowserver")
     }
 
-    init(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil) throws {
+    /// Starts `flowserver arguments` with the project's templates (`FLOWSERVER_*` variables of
+    /// the test process are not passed on; `environment` is).
+    public init(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil) throws {
         process.executableURL = Self.executable
         process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FLOWSERVER_") }
@@ -39,7 +42,7 @@ final class FlowServerProcess {
     }
 
     /// The first line on standard output (waits for it, up to `seconds`).
-    func firstLine(seconds: Double = 30) -> String? {
+    public func firstLine(seconds: Double = 30) -> String? {
         let handle = output.fileHandleForReading
         var bytes: [UInt8] = []
         let deadline = Date().addingTimeInterval(seconds)
@@ -55,28 +58,27 @@ final class FlowServerProcess {
     }
 
     /// The port of a `listening on http://HOST:PORT` line.
-    func listeningPort() -> Int? {
+    public func listeningPort() -> Int? {
         guard let line = firstLine(), line.hasPrefix("listening on http://"),
             let colon = line.lastIndex(of: ":") else { return nil }
         return Int(line[line.index(after: colon)...])
     }
 
     /// Waits for exit (up to `seconds`) and returns the status, or `nil` if still running.
-    func waitForExit(seconds: Double = 15) -> Int32? {
+    public func waitForExit(seconds: Double = 15) -> Int32? {
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning && Date() < deadline { usleep(20_000) }
         return process.isRunning ? nil : process.terminationStatus
     }
 
     /// Everything written to standard output (stops the process first if it still runs).
-    var standardOutput: String {
+    public var standardOutput: String {
         stopIfRunning()
         return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 
-
     /// Everything written to standard error (stops the process first if it still runs).
-    var standardError: String {
+    public var standardError: String {
         stopIfRunning()
         return String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
@@ -91,7 +93,7 @@ final class FlowServerProcess {
 }
 
 /// A plain GET over a socket, answering the status code (0 when the connection fails).
-func statusOfGet(port: Int, path: String) -> Int {
+public func statusOfGet(port: Int, path: String) -> Int {
     let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(socket) }
     var address = sockaddr_in()
