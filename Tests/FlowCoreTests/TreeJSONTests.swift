@@ -44,3 +44,27 @@ struct TreeJSONTests {
         #expect(throws: DecodingError.self) { try CompactJSONDecoder().decode([Int].self, from: Array(text.utf8)) }
     }
 }
+
+/// Encodes itself through a nested keyed container, as enums with associated values do, and
+/// keeps a weak reference to the encoder it was given.
+private final class NestedEncodingProbe: Encodable {
+    private enum Key: String, CodingKey { case step, withId }
+    weak var encoder: AnyObject?
+
+    func encode(to encoder: any Encoder) throws {
+        self.encoder = encoder as AnyObject
+        var container = encoder.container(keyedBy: Key.self)
+        var nested = container.nestedContainer(keyedBy: Key.self, forKey: .step)
+        try nested.encode(42, forKey: .withId)
+    }
+}
+
+@Suite("CompactJSONEncoder")
+struct CompactJSONEncoderTests {
+    @Test("an encoding with nested containers frees its encoders (no parent–child cycle is left)")
+    func nestedContainersAreFreed() throws {
+        let probe = NestedEncodingProbe()
+        #expect(String(decoding: try CompactJSONEncoder().encode(probe), as: UTF8.self) == #"{"step":{"withId":42}}"#)
+        #expect(probe.encoder == nil)
+    }
+}

@@ -85,6 +85,27 @@ struct EncoderTests {
         var ids: [Int: String]
     }
 
+    /// Encodes itself through a nested unkeyed container and keeps a weak reference to the
+    /// encoder it was given.
+    final class NestedListProbe: Encodable {
+        enum Key: String, CodingKey { case items }
+        weak var encoder: AnyObject?
+
+        func encode(to encoder: any Encoder) throws {
+            self.encoder = encoder as AnyObject
+            var container = encoder.container(keyedBy: Key.self)
+            var items = container.nestedUnkeyedContainer(forKey: .items)
+            try items.encode("a")
+        }
+    }
+
+    @Test("an encoding with nested containers frees its encoders (no parent–child cycle is left)")
+    func nestedContainersAreFreed() throws {
+        let probe = NestedListProbe()
+        #expect(try TemplateValueEncoder().encode(probe) == ["items": .list([.string("a")])])
+        #expect(probe.encoder == nil)
+    }
+
     @Test("encodes nested structs, arrays, optionals and scalars")
     func encodes() throws {
         let page = MoviePage(

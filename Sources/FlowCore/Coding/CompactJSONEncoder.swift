@@ -40,8 +40,19 @@ final class JSONValueEncoder: Encoder {
 
     static func value<T: Encodable>(of value: T, parent: JSONValueEncoder?, key: (any CodingKey)?) throws -> JSON {
         let encoder = JSONValueEncoder(parent: parent, key: key)
+        // Nested containers reference their parent, which holds them until resolved: break
+        // those cycles afterwards, or every encoding with nested containers would leak.
+        defer { encoder.detachNested() }
         try value.encode(to: encoder)
         return encoder.resolved
+    }
+
+    /// Drops the nested containers (and theirs), ending the parent–child reference cycles.
+    private func detachNested() {
+        for (_, encoder) in pendingFields { encoder.detachNested() }
+        for (_, encoder) in pendingItems { encoder.detachNested() }
+        pendingFields = []
+        pendingItems = []
     }
 
     var resolved: JSON {

@@ -44,8 +44,19 @@ final class ValueEncoder: Encoder {
 
     static func value<T: Encodable>(of model: T, parent: ValueEncoder?, key: (any CodingKey)?) throws -> TemplateValue {
         let encoder = ValueEncoder(parent: parent, key: key)
+        // Nested containers reference their parent, which holds them until resolved: break
+        // those cycles afterwards, or every encoding with nested containers would leak.
+        defer { encoder.detachNested() }
         try model.encode(to: encoder)
         return encoder.resolved
+    }
+
+    /// Drops the nested containers (and theirs), ending the parent–child reference cycles.
+    private func detachNested() {
+        for (_, encoder) in pendingFields { encoder.detachNested() }
+        for (_, encoder) in pendingItems { encoder.detachNested() }
+        pendingFields = []
+        pendingItems = []
     }
 
     /// The encoded value; nested containers handed out earlier are read now.
