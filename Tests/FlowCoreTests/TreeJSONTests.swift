@@ -68,3 +68,17 @@ struct CompactJSONEncoderTests {
         #expect(probe.encoder == nil)
     }
 }
+
+@Suite("Navigation records")
+struct NavigationRecordTests {
+    @Test("a navigated step stores its adaptation only when adapt changed or refused the step")
+    func compactAdaptations() throws {
+        let kept = NavigatedStep(flow: NodeID(rawValue: 4), flowName: "wishlist", step: TestStep.movieIsPicked(withId: 3), adaptation: .step(.movieIsPicked(withId: 3)))
+        let replaced = NavigatedStep(flow: NodeID(rawValue: 4), flowName: "wishlist", step: TestStep.aboutIsRequired, adaptation: .step(.unauthorized))
+        let refused = NavigatedStep(flow: NodeID(rawValue: 4), flowName: "wishlist", step: TestStep.aboutIsRequired, adaptation: .refuse)
+        #expect(!String(decoding: try CompactJSONEncoder().encode(kept), as: UTF8.self).contains("adaptation"))
+        for step in [kept, replaced, refused] {
+            #expect(try CompactJSONDecoder().decode(NavigatedStep<TestStep>.self, from: try CompactJSONEncoder().encode(step)) == step)
+        }
+    }
+}

@@ -167,12 +167,11 @@ struct APITests {
     @Test("the stored history, replayed from its first entry, rebuilds the session's tree")
     func replay() async throws {
         try await withSite { site in
-            let browser = TestBrowser(port: site.port)
-            _ = try await browser.get("/")
-            _ = try await browser.get(try #require(try await browser.get("/a").link(containing: "Item 7")))
-            _ = try await browser.get(try #require(try await browser.get("/items/7").link(containing: "class=\"next\"")))
+            let browser = try await startedBrowser(site)
+            try await browser.follow("Item 7", on: "/a")
+            try await browser.follow("class=\"next\"", on: "/items/7")
             _ = try await browser.get("/b")
-            _ = try await browser.get(try #require(try await browser.get("/b").link(containing: ">Options<")))
+            try await browser.follow(">Options<", on: "/b")
             _ = try await browser.get("/a")
             let id = try #require(browser.cookie("flowserver_session"))
             let records = try await site.store.history(id, after: 0, limit: 500)
@@ -180,8 +179,35 @@ struct APITests {
             let coordinator = Coordinator(app: site.app.flows)
             let rebuilt = try await coordinator.replay(navigations)
             let record = try #require(try await site.store.load(id))
-            #expect(rebuilt == (try NavigationTree(json: record.tree, registry: site.app.flows.registry)))
+            #expect(rebuilt == (try NavigationTree(json: record.tree, appData: record.appData, registry: site.app.flows.registry)))
             #expect(navigations.count == 6)
+        }
+    }
+
+    /// The stored form of history entries before they were made smaller.
+    private struct LegacyStoredEntry: Encodable {
+        var entry: HistoryEntry
+        var navigation: Navigation<WebStep>
+    }
+
+    @Test("history entries stored as {entry, navigation} by earlier versions are still read, unchanged")
+    func legacyEntries() async throws {
+        try await withSite { site in
+            let browser = try await startedBrowser(site)
+            try await browser.follow("Item 7", on: "/a")
+            let api = API(browser: browser)
+            let before = try await api.call("GET", "/api/v1/session/history").text
+            let id = try #require(browser.cookie("flowserver_session"))
+            let record = try #require(try await site.store.load(id))
+            let legacy = try await site.store.history(id, after: 0, limit: 500).map { stored in
+                let current = try CompactJSONDecoder().decode(StoredEntry<WebStep>.self, from: stored.entry)
+                let bytes = try CompactJSONEncoder().encode(LegacyStoredEntry(entry: current.entry, navigation: current.navigation))
+                #expect(String(decoding: bytes, as: UTF8.self).count > stored.entry.count)
+                return HistoryRecord(seq: stored.seq, entry: bytes)
+            }
+            try await site.store.delete(id)
+            try await site.store.create(record, entries: legacy)
+            #expect(try await api.call("GET", "/api/v1/session/history").text == before)
         }
     }
 }

@@ -52,8 +52,7 @@ struct PageTests {
     @Test("a link step pushes a page with a Back link; Back (a visit) pops it and records a visit")
     func linkAndBack() async throws {
         try await withSite { site in
-            let browser = TestBrowser(port: site.port)
-            _ = try await browser.get("/")
+            let browser = try await startedBrowser(site)
             let list = try await browser.get("/a")
             let link = try #require(list.link(containing: "Item 7"))
             #expect(link.hasPrefix("/_step/itemIsPicked?id=7&_from="))
@@ -73,9 +72,8 @@ struct PageTests {
     @Test("a step from a page no longer in the tree is ignored, and the top shows a notice")
     func stalePage() async throws {
         try await withSite { site in
-            let browser = TestBrowser(port: site.port)
-            _ = try await browser.get("/")
-            _ = try await browser.get(try #require(try await browser.get("/a").link(containing: "Item 7")))
+            let browser = try await startedBrowser(site)
+            try await browser.follow("Item 7", on: "/a")
             let item = try await browser.get("/items/7")
             let next = try #require(item.link(containing: "class=\"next\""))
             _ = try await browser.get("/a")  // Back: item 7 leaves the tree
@@ -90,8 +88,7 @@ struct PageTests {
     @Test("a hidden page's step unwinds to it first (a second browser tab)")
     func hiddenPageUnwinds() async throws {
         try await withSite { site in
-            let browser = TestBrowser(port: site.port)
-            _ = try await browser.get("/")
+            let browser = try await startedBrowser(site)
             let listA = try await browser.get("/a")
             let optionsLink = try #require(listA.link(containing: ">Options<"))
             _ = try await browser.get(try #require(listA.link(containing: "Item 7")))
@@ -106,8 +103,7 @@ struct PageTests {
     @Test("a double click on the same rendering applies the step once")
     func duplicateRender() async throws {
         try await withSite { site in
-            let browser = TestBrowser(port: site.port)
-            _ = try await browser.get("/")
+            let browser = try await startedBrowser(site)
             let link = try #require(try await browser.get("/a").link(containing: "Item 7"))
             let first = try await browser.get(link)
             let second = try await browser.get(link)
@@ -119,8 +115,7 @@ struct PageTests {
     @Test("deep links: a route navigates its step; an unknown id or path is a 404 linking to the top")
     func deepLinks() async throws {
         try await withSite { site in
-            let browser = TestBrowser(port: site.port)
-            _ = try await browser.get("/")
+            let browser = try await startedBrowser(site)
             let direct = try await browser.get("/items/42")
             #expect(direct.status == 200 && direct.text.contains("<h1>Item 42</h1>"))
             #expect(try await API(browser: browser).history().last?.source == "deeplink")
@@ -137,9 +132,8 @@ struct PageTests {
     @Test("a presented flow shows as a modal over the page below, with a Close link to it")
     func modal() async throws {
         try await withSite { site in
-            let browser = TestBrowser(port: site.port)
-            _ = try await browser.get("/")
-            _ = try await browser.get(try #require(try await browser.get("/a").link(containing: ">Options<")))
+            let browser = try await startedBrowser(site)
+            try await browser.follow(">Options<", on: "/a")
             let options = try await browser.get("/options")
             #expect(options.text.contains("<div class=\"modal\"><a class=\"close\" href=\"/a\">Close</a><h1>Options</h1>"))
             #expect(options.text.contains("<main><h1>List a</h1>"))
@@ -156,8 +150,7 @@ struct PageTests {
     @Test("visiting another tab's page selects that tab")
     func tabs() async throws {
         try await withSite { site in
-            let browser = TestBrowser(port: site.port)
-            _ = try await browser.get("/")
+            let browser = try await startedBrowser(site)
             let b = try await browser.get("/b")
             #expect(b.text.contains("class=\"tab selected\" href=\"/b\">List B</a>"))
             #expect(try await API(browser: browser).history().last?.actions == ["select list"])
@@ -193,7 +186,7 @@ struct ObservabilityTests {
             let browser = TestBrowser(port: site.port)
             #expect(try await browser.get("/healthz").status == 200)
             _ = try await browser.get("/")
-            _ = try await browser.get(try #require(try await browser.get("/a").link(containing: "Item 7")))
+            try await browser.follow("Item 7", on: "/a")
             let metrics = try await browser.get("/metrics")
             #expect(metrics.status == 200)
             #expect(metrics.header("Content-Type")?.hasPrefix("text/plain") == true)
@@ -240,9 +233,8 @@ struct InspectorTests {
     @Test("/_inspector draws the tree and the history of what was clicked")
     func inspector() async throws {
         try await withSite { site in
-            let browser = TestBrowser(port: site.port)
-            _ = try await browser.get("/")
-            _ = try await browser.get(try #require(try await browser.get("/a").link(containing: "Item 7")))
+            let browser = try await startedBrowser(site)
+            try await browser.follow("Item 7", on: "/a")
             let page = try await browser.get("/_inspector")
             #expect(page.status == 200)
             #expect(page.text.contains("<strong>tabs</strong> <span class=\"kind\">flow #2 · tabs · tab 1 selected</span>"))
@@ -255,8 +247,7 @@ struct InspectorTests {
     @Test("a step no flow navigates, from a current page, shows no stale notice")
     func unhandledStepIsNotStale() async throws {
         try await withSite { site in
-            let browser = TestBrowser(port: site.port)
-            _ = try await browser.get("/")
+            let browser = try await startedBrowser(site)
             let list = try await browser.get("/a")
             let from = try #require(list.hidden("_from"))
             let response = try await browser.get("/_step/optionsAreDone?_from=\(from)")

@@ -5,8 +5,7 @@ import Testing
 @Suite("Steps from links and forms (CONTRACT §3, §4)")
 struct StepTests {
     private func started(_ site: TestSite) async throws -> (TestBrowser, TestResponse) {
-        let browser = TestBrowser(port: site.port)
-        _ = try await browser.get("/")
+        let browser = try await startedBrowser(site)
         return (browser, try await browser.get("/a"))
     }
 
@@ -105,7 +104,7 @@ struct StepTests {
         try await withSite { site in
             let (browser, list) = try await started(site)
             _ = try await browser.get(try #require(list.link(containing: ">Help<")))
-            let second = try await browser.get(try #require(try await browser.get("/a").link(containing: ">Help<")))
+            let second = try await browser.follow(">Help<", on: "/a")
             #expect(second.header("Location") == "/a")
             let outcomes = try await API(browser: browser).history().map(\.outcome)
             #expect(outcomes.suffix(3) == ["navigated", "navigated", "rejected"])
@@ -118,8 +117,7 @@ struct FormTests {
     @Test("an invalid form answers 422 with the page, the messages and the input kept; nothing changes")
     func validation() async throws {
         try await withSite { site in
-            let browser = TestBrowser(port: site.port)
-            _ = try await browser.get("/")
+            let browser = try await startedBrowser(site)
             let list = try await browser.get("/a")
             let fields = [("_from", try #require(list.hidden("_from"))), ("_r", try #require(list.hidden("_r"))),
                           ("_csrf", try #require(list.hidden("_csrf"))), ("_step", "greet"), ("name", " "), ("times", "3 <b>")]
@@ -135,8 +133,7 @@ struct FormTests {
     @Test("a multipart form works like an urlencoded one")
     func multipart() async throws {
         try await withSite { site in
-            let browser = TestBrowser(port: site.port)
-            _ = try await browser.get("/")
+            let browser = try await startedBrowser(site)
             let list = try await browser.get("/a")
             let parts = [("_from", try #require(list.hidden("_from"))), ("_csrf", try #require(list.hidden("_csrf"))),
                          ("_step", "greet"), ("name", "Grace"), ("times", "2")]
@@ -158,8 +155,7 @@ struct FormTests {
     ])
     func malformedForms(body: String) async throws {
         try await withSite { site in
-            let browser = TestBrowser(port: site.port)
-            _ = try await browser.get("/")
+            let browser = try await startedBrowser(site)
             let list = try await browser.get("/a")
             let prefix = "_csrf=\(try #require(list.hidden("_csrf")))&_step=greet&"
             let response = try await browser.send(
@@ -172,8 +168,7 @@ struct FormTests {
     @Test("a body over the limit gets a 413 page and the process lives on")
     func oversizeBody() async throws {
         let site = try await TestSite.start(maxBody: 1024)
-        let browser = TestBrowser(port: site.port)
-        _ = try await browser.get("/")
+        let browser = try await startedBrowser(site)
         let response = try await browser.post("/_step", form: [("name", String(repeating: "x", count: 5000))])
         let alive = try await browser.get("/a").status
         await site.server.stop()

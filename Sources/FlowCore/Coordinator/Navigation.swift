@@ -58,6 +58,9 @@ public struct NavigationAction: Codable, Sendable, Hashable, CustomStringConvert
 
 /// One step a flow navigated during a navigation, in order: the original step, then steps from
 /// steppers and forwards.
+///
+/// Encoded as `{"flow", "flowName", "step", "adaptation"?}`: the adaptation is left out when
+/// `adapt` kept the step as it was (nearly always), since histories keep one per step.
 public struct NavigatedStep<Step: FlowStep>: Codable, Sendable, Hashable {
     /// The flow's node.
     public var flow: NodeID
@@ -67,6 +70,34 @@ public struct NavigatedStep<Step: FlowStep>: Codable, Sendable, Hashable {
     public var step: Step
     /// What the flow's `adapt` decided (recorded so replays need not call `adapt` again).
     public var adaptation: StepAdaptation<Step>
+
+    /// A record of `step` navigated by flow `flow`.
+    public init(flow: NodeID, flowName: String, step: Step, adaptation: StepAdaptation<Step>) {
+        self.flow = flow
+        self.flowName = flowName
+        self.step = step
+        self.adaptation = adaptation
+    }
+}
+
+extension NavigatedStep {
+    private enum CodingKeys: String, CodingKey { case flow, flowName, step, adaptation }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        flow = try container.decode(NodeID.self, forKey: .flow)
+        flowName = try container.decode(String.self, forKey: .flowName)
+        step = try container.decode(Step.self, forKey: .step)
+        adaptation = try container.decodeIfPresent(StepAdaptation<Step>.self, forKey: .adaptation) ?? .step(step)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(flow, forKey: .flow)
+        try container.encode(flowName, forKey: .flowName)
+        try container.encode(step, forKey: .step)
+        if adaptation != .step(step) { try container.encode(adaptation, forKey: .adaptation) }
+    }
 }
 
 /// The record of one navigation: what came in, what was decided, what changed.

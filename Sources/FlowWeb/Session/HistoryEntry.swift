@@ -73,10 +73,3 @@ public struct HistoryEntry: Codable, Sendable, Hashable {
         if let value { try container.encode(value, forKey: key) } else { try container.encodeNil(forKey: key) }
     }
 }
-
-/// What the store keeps per history entry: the public entry and the full navigation record
-/// (with `adapt`'s decisions), so a history replays to the same tree.
-struct StoredEntry<Step: FlowStep>: Codable {
-    var entry: HistoryEntry
-    var navigation: Navigation<Step>
-}

@@ -165,20 +165,10 @@ final class SessionService<Step: FlowStep>: Sendable {
     }
 
     private func stored(_ pending: PendingEntry<Step>, seq: Int, version: Int, at: Int64) throws(WebError) -> HistoryRecord {
-        let navigation = pending.navigation
-        var step: WireStep?
-        var from: Int?
-        if case .step(let value, let source) = navigation.trigger {
-            step = try? WireStep(value)
-            from = source?.rawValue
-        }
-        let entry = HistoryEntry(
-            seq: seq, at: Self.timestamp(at), source: pending.source, step: step,
-            adaptedStep: navigation.adaptedStep.flatMap { try? WireStep($0) }, from: from, url: pending.url,
-            outcome: navigation.outcome, actions: navigation.actions,
-            top: .init(node: navigation.top.rawValue, url: navigation.topURL), version: version)
+        let stored = StoredEntry(
+            seq: seq, at: Self.timestamp(at), source: pending.source, url: pending.url, version: version, navigation: pending.navigation)
         do {
-            return HistoryRecord(seq: seq, entry: try CompactJSONEncoder().encode(StoredEntry(entry: entry, navigation: navigation)))
+            return HistoryRecord(seq: seq, entry: try CompactJSONEncoder().encode(stored))
         } catch {
             throw .internalError("cannot encode history entry \(seq): \(error)")
         }

@@ -6,6 +6,7 @@ import Foundation
 import MicroHTTP
 import MustacheTemplates
 import Synchronization
+import Testing
 
 /// The web tests' app: root (single) → tabs of two lists (stacks); options (a split) presented
 /// modally; help adapted to a refusal every other time; a deep link to items.
@@ -272,4 +273,20 @@ extension TestResponse {
         let rest = html[range.upperBound...]
         return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
     }
+}
+
+extension TestBrowser {
+    /// Fetches `page` and follows (GETs) its link whose tag contains `marker`.
+    @discardableResult
+    func follow(_ marker: String, on page: String) async throws -> TestResponse {
+        let link = try #require(try await get(page).link(containing: marker), "no link containing \(marker) on \(page)")
+        return try await get(link)
+    }
+}
+
+/// A browser on `site` with a new session (it has fetched `/`).
+func startedBrowser(_ site: TestSite) async throws -> TestBrowser {
+    let browser = TestBrowser(port: site.port)
+    _ = try await browser.get("/")
+    return browser
 }
