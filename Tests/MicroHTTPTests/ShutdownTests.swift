@@ -3,9 +3,12 @@ import FlowTesting
 import MicroHTTP
 import Testing
 
-private func slowRouter(delay: Duration) -> Router {
+/// A router whose `/slow` answers after `delay`; `started` gets an element as each `/slow`
+/// request begins, so tests stop the server only once a request is surely in flight.
+private func slowRouter(delay: Duration, started: AsyncStream<Void>.Continuation? = nil) -> Router {
     var router = Router()
     router.add(.get, "/slow") { _, _ in
+        started?.yield()
         try? await Task.sleep(for: delay)
         return .text("done")
     }
@@ -17,11 +20,13 @@ private func slowRouter(delay: Duration) -> Router {
 struct ShutdownTests {
     @Test("a request in flight completes, then the server stops listening")
     func inFlightRequestCompletes() async throws {
-        let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), responder: slowRouter(delay: .milliseconds(400)))
+        let (started, signal) = AsyncStream<Void>.makeStream()
+        let server = HTTPServer(
+            configuration: .init(host: "127.0.0.1", port: 0), responder: slowRouter(delay: .milliseconds(400), started: signal))
         try server.start()
         let port = server.port
         async let response = fetch(port: port, "/slow")
-        try await Task.sleep(for: .milliseconds(100))
+        for await _ in started { break }
         let stopped = Date()
         await server.stop()
         #expect(Date().timeIntervalSince(stopped) < 5)
@@ -37,10 +42,11 @@ struct ShutdownTests {
     func gracePeriodBounded() async throws {
         var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0)
         configuration.shutdownGracePeriod = .milliseconds(200)
-        let server = HTTPServer(configuration: configuration, responder: slowRouter(delay: .seconds(5)))
+        let (inFlight, signal) = AsyncStream<Void>.makeStream()
+        let server = HTTPServer(configuration: configuration, responder: slowRouter(delay: .seconds(5), started: signal))
         try server.start()
         async let response = fetch(port: server.port, "/slow")
-        try await Task.sleep(for: .milliseconds(100))
+        for await _ in inFlight { break }
         let started = Date()
         await server.stop()
         #expect(Date().timeIntervalSince(started) < 3)
