@@ -13,6 +13,9 @@ let package = Package(
         .library(name: "FlowWeb", targets: ["FlowWeb"]),
         .library(name: "MustacheTemplates", targets: ["MustacheTemplates"]),
         .library(name: "FlowStore", targets: ["FlowStore"]),
+        .library(name: "FlowStoreSQLite", targets: ["FlowStoreSQLite"]),
+        .library(name: "FlowStorePostgres", targets: ["FlowStorePostgres"]),
+        .library(name: "MoviesDemo", targets: ["MoviesDemo"]),
         .library(name: "FlowTesting", targets: ["FlowTesting"]),
     ],
     dependencies: [
@@ -50,7 +53,7 @@ let package = Package(
         ]),
         .target(name: "FlowTesting", dependencies: ["FlowCore", "FlowWeb"]),
         // Test helpers that start processes: a throwaway PostgreSQL cluster, a flowserver.
-        .target(name: "ProcessTestSupport", path: "Tests/ProcessTestSupport"),
+        .target(name: "ProcessTestSupport", dependencies: ["FlowTesting"], path: "Tests/ProcessTestSupport"),
         .executableTarget(name: "flowserver", dependencies: [
             "MicroHTTP", "FlowWeb", "MoviesDemo", "FlowStore", "FlowStoreSQLite", "FlowStorePostgres",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -27,6 +27,49 @@ public protocol SessionStore: Sendable {
     func purgeExpired(now: Int64, limit: Int) async throws(StoreError) -> Int
     /// How many sessions have not expired at `now` (for the live-sessions metric).
     func liveCount(now: Int64) async throws(StoreError) -> Int
+    /// Whether other processes may commit to the same sessions (several instances on one
+    /// database). Default `false`.
+    var isShared: Bool { get }
+    /// Reads session `id` (`nil`: none), hands it to `change`, and commits the record and
+    /// entries `change` returns, if any, with no other writer's commit in between: on a shared
+    /// store the session stays locked meanwhile (PostgreSQL: `SELECT … FOR UPDATE`), and writers
+    /// waiting for it go in turn. For the retry after a lost optimistic commit, so the writers of a
+    /// busy session take turns instead of racing. Answers `change`'s outcome.
+    ///
+    /// The default reads, then commits optimistically: right for stores that one process owns.
+    func exclusiveUpdate<Outcome: Sendable>(
+        _ id: String, _ change: @escaping @Sendable (SessionRecord?) async -> ExclusiveChange<Outcome>
+    ) async throws(StoreError) -> Outcome
+}
+
+/// What an ``SessionStore/exclusiveUpdate(_:_:)`` change decided: what to commit (nothing, or a
+/// record and its new history entries), and what to answer.
+public struct ExclusiveChange<Outcome: Sendable>: Sendable {
+    /// The new record and history entries to commit, or `nil` to commit nothing.
+    public var commit: (record: SessionRecord, entries: [HistoryRecord])?
+    /// What the update answers.
+    public var outcome: Outcome
+
+    /// A change that commits `commit` (if any) and answers `outcome`.
+    public init(commit: (record: SessionRecord, entries: [HistoryRecord])?, outcome: Outcome) {
+        self.commit = commit
+        self.outcome = outcome
+    }
+}
+
+extension SessionStore {
+    public var isShared: Bool { false }
+
+    public func exclusiveUpdate<Outcome: Sendable>(
+        _ id: String, _ change: @escaping @Sendable (SessionRecord?) async -> ExclusiveChange<Outcome>
+    ) async throws(StoreError) -> Outcome {
+        let current = try await load(id)
+        let decided = await change(current)
+        if let current, let commit = decided.commit {
+            try await self.commit(commit.record, expectedVersion: current.version, entries: commit.entries)
+        }
+        return decided.outcome
+    }
 }
 
 /// A session's snapshot.

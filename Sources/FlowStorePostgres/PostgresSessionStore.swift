@@ -80,19 +80,47 @@ public final class PostgresSessionStore: SessionStore {
         ]),
     ]
 
+    /// Several instances share one database.
+    public var isShared: Bool { true }
+
     public func load(_ id: String) async throws(StoreError) -> SessionRecord? {
         try await bounded {
-            let rows = try await self.client.query(
-                "SELECT id, version, tree, app_data, csrf_token, last_seq, extra, created_at, last_used_at, expires_at FROM sessions WHERE id = \(id)",
-                logger: self.logger)
-            for try await row in rows.decode((String, Int64, ByteBuffer, ByteBuffer, String, Int64, ByteBuffer, Int64, Int64, Int64).self) {
-                return SessionRecord(
-                    id: row.0, version: Int(row.1), tree: Array(row.2.readableBytesView), appData: Array(row.3.readableBytesView),
-                    csrfToken: row.4, lastSeq: Int(row.5), extra: Array(row.6.readableBytesView),
-                    createdAt: row.7, lastUsedAt: row.8, expiresAt: row.9)
-            }
-            return nil
+            try await Self.record(from: self.client.query(Self.select(id, locking: false), logger: self.logger))
         }
+    }
+
+    /// Reads and locks the row, runs `change`, and commits what it decided in one transaction:
+    /// other writers of the session wait for the row (in turn) instead of losing a race.
+    public func exclusiveUpdate<Outcome: Sendable>(
+        _ id: String, _ change: @escaping @Sendable (SessionRecord?) async -> ExclusiveChange<Outcome>
+    ) async throws(StoreError) -> Outcome {
+        try await bounded {
+            try await self.client.withTransaction(logger: self.logger) { connection in
+                let current = try await Self.record(from: connection.query(Self.select(id, locking: true), logger: self.logger))
+                let decided = await change(current)
+                if let current, let commit = decided.commit {
+                    try await Self.update(commit.record, expectedVersion: current.version, entries: commit.entries, on: connection, logger: self.logger)
+                }
+                return decided.outcome
+            }
+        }
+    }
+
+    private static func select(_ id: String, locking: Bool) -> PostgresQuery {
+        let columns = "id, version, tree, app_data, csrf_token, last_seq, extra, created_at, last_used_at, expires_at"
+        return locking
+            ? "SELECT \(unescaped: columns) FROM sessions WHERE id = \(id) FOR UPDATE"
+            : "SELECT \(unescaped: columns) FROM sessions WHERE id = \(id)"
+    }
+
+    private static func record(from rows: PostgresRowSequence) async throws -> SessionRecord? {
+        for try await row in rows.decode((String, Int64, ByteBuffer, ByteBuffer, String, Int64, ByteBuffer, Int64, Int64, Int64).self) {
+            return SessionRecord(
+                id: row.0, version: Int(row.1), tree: Array(row.2.readableBytesView), appData: Array(row.3.readableBytesView),
+                csrfToken: row.4, lastSeq: Int(row.5), extra: Array(row.6.readableBytesView),
+                createdAt: row.7, lastUsedAt: row.8, expiresAt: row.9)
+        }
+        return nil
     }
 
     public func create(_ record: SessionRecord, entries: [HistoryRecord]) async throws(StoreError) {
@@ -117,20 +145,28 @@ public final class PostgresSessionStore: SessionStore {
     public func commit(_ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord]) async throws(StoreError) {
         try await bounded {
             try await self.client.withTransaction(logger: self.logger) { connection in
-                let updated = try await connection.query(
-                    """
-                    UPDATE sessions SET version = \(Int64(record.version)), tree = \(ByteBuffer(bytes: record.tree)),
-                        app_data = \(ByteBuffer(bytes: record.appData)), csrf_token = \(record.csrfToken), last_seq = \(Int64(record.lastSeq)),
-                        extra = \(ByteBuffer(bytes: record.extra)), created_at = \(record.createdAt), last_used_at = \(record.lastUsedAt),
-                        expires_at = \(record.expiresAt)
-                    WHERE id = \(record.id) AND version = \(Int64(expectedVersion)) RETURNING version
-                    """, logger: self.logger)
-                var count = 0
-                for try await _ in updated.decode(Int64.self) { count += 1 }
-                guard count == 1 else { throw StoreError.conflict(session: record.id, expected: expectedVersion, found: nil) }
-                try await Self.insert(entries, of: record.id, on: connection, logger: self.logger)
+                try await Self.update(record, expectedVersion: expectedVersion, entries: entries, on: connection, logger: self.logger)
             }
         }
+    }
+
+    /// Replaces the row if it still has `expectedVersion` and appends `entries`; a conflict
+    /// otherwise.
+    private static func update(
+        _ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord], on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        let updated = try await connection.query(
+            """
+            UPDATE sessions SET version = \(Int64(record.version)), tree = \(ByteBuffer(bytes: record.tree)),
+                app_data = \(ByteBuffer(bytes: record.appData)), csrf_token = \(record.csrfToken), last_seq = \(Int64(record.lastSeq)),
+                extra = \(ByteBuffer(bytes: record.extra)), created_at = \(record.createdAt), last_used_at = \(record.lastUsedAt),
+                expires_at = \(record.expiresAt)
+            WHERE id = \(record.id) AND version = \(Int64(expectedVersion)) RETURNING version
+            """, logger: logger)
+        var count = 0
+        for try await _ in updated.decode(Int64.self) { count += 1 }
+        guard count == 1 else { throw StoreError.conflict(session: record.id, expected: expectedVersion, found: nil) }
+        try await insert(entries, of: record.id, on: connection, logger: logger)
     }
 
     public func history(_ id: String, after: Int, limit: Int) async throws(StoreError) -> [HistoryRecord] {

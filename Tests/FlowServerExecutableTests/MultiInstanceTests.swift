@@ -14,6 +14,8 @@ private struct SessionClient: Sendable {
         var seq: Int?
         var top: String?
         var retryAfter: String?
+        /// The body of an answer other than `200` (a problem document).
+        var detail: String?
     }
 
     /// Creates a session on the server at `port` and onboards it (login, then API key).
@@ -34,7 +36,9 @@ private struct SessionClient: Sendable {
     /// `POST /api/v1/session/steps` with `step` (JSON), from the top page.
     func step(_ step: String) async throws -> Answer {
         let response = try await send("POST", "/api/v1/session/steps", json: #"{"step":\#(step)}"#)
-        guard response.status == 200 else { return Answer(status: response.status, retryAfter: response.header("Retry-After")) }
+        guard response.status == 200 else {
+            return Answer(status: response.status, retryAfter: response.header("Retry-After"), detail: response.text)
+        }
         let object = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
         let entry = object?["entry"] as? [String: Any]
         let state = object?["state"] as? [String: Any]
@@ -139,7 +143,8 @@ struct MultiInstanceTests {
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        #expect(answers.allSatisfy { $0.answer.status == 200 }, "statuses: \(Set(answers.map(\.answer.status)))")
+        let failed = answers.filter { $0.answer.status != 200 }.map { "\($0.answer.status): \($0.answer.detail ?? "")" }
+        #expect(failed.isEmpty, "answers other than 200: \(failed)")
         let seqs = answers.compactMap(\.answer.seq)
         #expect(Set(seqs).count == 200)
 

@@ -6,10 +6,7 @@ public struct CompactJSONEncoder: Sendable {
 
     /// The JSON bytes of `value`.
     public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(1024)
-        JSONWriter.write(try encodeValue(value), into: &output)
-        return output
+        try encodeValue(value).bytes
     }
 
     /// The JSON value of `value`.

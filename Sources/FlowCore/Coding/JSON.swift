@@ -47,10 +47,15 @@ extension JSON {
     }
 
     /// The JSON text of this value, compact.
+    ///
+    /// The array's capacity is its size: stores keep these bytes, some for a long time.
     public var bytes: [UInt8] {
         var output: [UInt8] = []
+        output.reserveCapacity(1024)
         JSONWriter.write(self, into: &output)
-        return output
+        return [UInt8](unsafeUninitializedCapacity: output.count) { buffer, count in
+            count = buffer.initialize(fromContentsOf: output)
+        }
     }
 }
 

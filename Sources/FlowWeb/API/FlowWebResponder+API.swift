@@ -134,8 +134,11 @@ extension FlowWebResponder {
     }
 
     private func entryAndState(_ session: LoadedSession) async throws(WebError) -> Response {
-        let entries = try await sessions.history(session.record.id, after: session.record.lastSeq - 1, limit: 1)
-        guard let entry = entries.first else { throw .internalError("the navigation's history entry is missing") }
+        // The entry this request committed; a request that committed none (a duplicate) answers
+        // the latest one.
+        var entry = session.committed.last
+        if entry == nil { entry = try await sessions.history(session.record.id, after: session.record.lastSeq - 1, limit: 1).first }
+        guard let entry else { throw .internalError("the navigation's history entry is missing") }
         return try json(NavigationDocument(entry: entry, state: try StateDocument(session)))
     }
 

@@ -9,6 +9,8 @@ struct LoadedSession: Sendable {
     var tree: NavigationTree
     /// The web layer's bookkeeping.
     var extra: SessionExtra
+    /// The history entries this request committed (not stored with the session).
+    var committed: [HistoryEntry] = []
 }
 
 /// Bookkeeping the web layer keeps with each session.

@@ -19,11 +19,9 @@ final class SessionService<Step: FlowStep>: Sendable {
     let locks = SessionLocks()
     let clock: @Sendable () -> Int64
     let metrics: WebMetrics?
+    /// Trees this instance decoded or committed lately, so unchanged sessions skip decoding.
+    let decoded = DecodedSessionCache(capacity: 4096)
 
-    /// How many times in all a change is tried when its commits lose to other writers (other
-    /// instances sharing the store). Each lost round means another instance committed, so a
-    /// session under heavy contention from two instances still gets its turn long before this.
-    static var commitAttempts: Int { 32 }
 
     init(app: WebApp<Step>, store: any SessionStore, ttlSeconds: Int, observers: [any NavigationObserver<Step>],
          metrics: WebMetrics? = nil, clock: @escaping @Sendable () -> Int64 = SessionClock.nowMilliseconds) {
@@ -51,13 +49,17 @@ final class SessionService<Step: FlowStep>: Sendable {
         id.utf8.count == 48 && id.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
-    /// The session `id` if it exists and has not expired.
-    func load(_ id: String) async throws(WebError) -> LoadedSession? {
+    /// The session `id` if it exists and has not expired. Its tree comes from the cache of
+    /// decoded trees when this instance saw the stored version already, unless `forWriting` on a
+    /// store other instances share: there every writer decodes, so the instance that won the
+    /// last commit is no faster to win the next one (a cached winner could starve the others'
+    /// retries).
+    func load(_ id: String, forWriting: Bool = false) async throws(WebError) -> LoadedSession? {
         guard Self.isWellFormed(id) else { return nil }
         let record: SessionRecord?
         do { record = try await store.load(id) } catch { throw Self.storeFailure(error) }
         guard let record, record.expiresAt > clock() else { return nil }
-        return try decode(record)
+        return try decode(record, useCache: !(forWriting && store.isShared))
     }
 
     /// A new session: the app started, its start entry recorded.
@@ -74,13 +76,17 @@ final class SessionService<Step: FlowStep>: Sendable {
         } catch {
             throw .internalError("cannot encode the new session: \(error)")
         }
-        let entry = try stored(PendingEntry(source: .start, navigation: started.navigation, url: nil), seq: 1, version: 1, at: now)
+        let start = StoredEntry(seq: 1, at: Self.timestamp(now), source: .start, url: nil, version: 1, navigation: started.navigation)
+        let entry = try encoded(start)
         do { try await store.create(record, entries: [entry]) } catch { throw Self.storeFailure(error) }
-        return LoadedSession(record: record, tree: started.tree, extra: SessionExtra())
+        decoded.store(record.id, version: record.version, tree: started.tree, extra: SessionExtra())
+        return LoadedSession(record: record, tree: started.tree, extra: SessionExtra(), committed: [start.entry])
     }
 
-    /// Runs `body` on session `id` under its lock and commits what it changed. Retries when
-    /// another instance changed the session meanwhile.
+    /// Runs `body` on session `id` under its lock and commits what it changed. When another
+    /// instance committed to the session meanwhile, reloads it and applies `body` again, this time
+    /// with the session held exclusively in the store (so a busy session's instances take turns
+    /// rather than race); that retry cannot lose, so a change is applied at most twice.
     ///
     /// - Throws: ``WebError`` `404` when the session is gone, `503` when the store fails.
     func update<Result: Sendable>(
@@ -88,22 +94,16 @@ final class SessionService<Step: FlowStep>: Sendable {
     ) async throws(WebError) -> (Result, LoadedSession) {
         do {
             return try await locks.withLock(id) { () async throws -> (Result, LoadedSession) in
-                var attempt = 0
-                while true {
-                    attempt += 1
-                    guard var session = try await self.load(id) else { throw WebError.notFound("this session does not exist or has expired") }
-                    let change = try await body(&session)
-                    guard change.save || !change.entries.isEmpty else { return (change.result, session) }
-                    do {
-                        try await self.commit(&session, entries: change.entries)
-                        return (change.result, session)
-                    } catch let error as StoreError where error.isConflict && attempt < Self.commitAttempts {
-                        self.metrics?.recordCommitConflict()
-                        // Reload and apply again, after a short random pause that breaks lockstep
-                        // with the writer that won.
-                        try await Task.sleep(for: .microseconds(Int.random(in: 0...(100 * min(attempt, 10)))))
-                        continue
-                    }
+                guard var session = try await self.load(id, forWriting: true) else { throw WebError.notFound("this session does not exist or has expired") }
+                let change = try await body(&session)
+                guard change.save || !change.entries.isEmpty else { return (change.result, session) }
+                do {
+                    let prepared = try self.prepare(session, entries: change.entries)
+                    try await self.store.commit(prepared.record, expectedVersion: session.record.version, entries: prepared.history)
+                    return (change.result, self.committed(prepared, session))
+                } catch let error as StoreError where error.isConflict {
+                    self.metrics?.recordCommitConflict()
+                    return try await self.updateExclusively(id, body)
                 }
             }
         } catch let error as WebError {
@@ -113,6 +113,29 @@ final class SessionService<Step: FlowStep>: Sendable {
         } catch {
             throw .internalError("\(error)")
         }
+    }
+
+    /// `body` applied to session `id` read and committed with no other writer in between.
+    private func updateExclusively<Result: Sendable>(
+        _ id: String, _ body: @escaping @Sendable (inout LoadedSession) async throws(WebError) -> Change<Result>
+    ) async throws -> (Result, LoadedSession) {
+        let now = clock()
+        let outcome = try await store.exclusiveUpdate(id) { record -> ExclusiveChange<Swift.Result<(Result, LoadedSession, Prepared?), WebError>> in
+            guard let record, record.expiresAt > now else {
+                return ExclusiveChange(commit: nil, outcome: .failure(.notFound("this session does not exist or has expired")))
+            }
+            do throws(WebError) {
+                var session = try self.decode(record, useCache: false)
+                let change = try await body(&session)
+                guard change.save || !change.entries.isEmpty else { return ExclusiveChange(commit: nil, outcome: .success((change.result, session, nil))) }
+                let prepared = try self.prepare(session, entries: change.entries)
+                return ExclusiveChange(commit: (prepared.record, prepared.history), outcome: .success((change.result, session, prepared)))
+            } catch {
+                return ExclusiveChange(commit: nil, outcome: .failure(error))
+            }
+        }
+        let (result, session, prepared) = try outcome.get()
+        return (result, prepared.map { committed($0, session) } ?? session)
     }
 
     /// History entries after `after`, at most `limit`.
@@ -132,45 +155,70 @@ final class SessionService<Step: FlowStep>: Sendable {
 
     /// Deletes session `id`.
     func delete(_ id: String) async throws(WebError) {
+        decoded.remove(id)
         do { try await store.delete(id) } catch { throw Self.storeFailure(error) }
     }
 
-    private func commit(_ session: inout LoadedSession, entries pending: [PendingEntry<Step>]) async throws {
-        let now = clock()
-        var record = session.record
-        let expected = record.version
-        record.version += 1
-        var entries: [HistoryRecord] = []
-        for entry in pending {
-            record.lastSeq += 1
-            entries.append(try stored(entry, seq: record.lastSeq, version: record.version, at: now))
-        }
-        record.tree = try session.tree.jsonBytes()
-        record.appData = try session.tree.appDataJSON()
-        record.extra = try CompactJSONEncoder().encode(session.extra)
-        record.lastUsedAt = now
-        record.expiresAt = now + ttl
-        try await store.commit(record, expectedVersion: expected, entries: entries)
-        session.record = record
+    /// A session's next record and the history it appends, ready to commit.
+    struct Prepared: Sendable {
+        var record: SessionRecord
+        var history: [HistoryRecord]
+        var entries: [StoredEntry<Step>]
     }
 
-    private func decode(_ record: SessionRecord) throws(WebError) -> LoadedSession {
+    private func prepare(_ session: LoadedSession, entries pending: [PendingEntry<Step>]) throws(WebError) -> Prepared {
+        let now = clock()
+        var record = session.record
+        record.version += 1
+        var history: [HistoryRecord] = []
+        var stored: [StoredEntry<Step>] = []
+        for entry in pending {
+            record.lastSeq += 1
+            let entry = StoredEntry(
+                seq: record.lastSeq, at: Self.timestamp(now), source: entry.source, url: entry.url, version: record.version, navigation: entry.navigation)
+            stored.append(entry)
+            history.append(try encoded(entry))
+        }
+        do {
+            record.tree = try session.tree.jsonBytes()
+            record.appData = try session.tree.appDataJSON()
+            record.extra = try CompactJSONEncoder().encode(session.extra)
+        } catch {
+            throw .internalError("cannot encode session \(record.id.prefix(8))…: \(error)")
+        }
+        record.lastUsedAt = now
+        record.expiresAt = now + ttl
+        return Prepared(record: record, history: history, entries: stored)
+    }
+
+    /// `session` as it is once `prepared` was committed (and cached as such).
+    private func committed(_ prepared: Prepared, _ session: LoadedSession) -> LoadedSession {
+        var session = session
+        session.record = prepared.record
+        session.committed = prepared.entries.map(\.entry)
+        decoded.store(prepared.record.id, version: prepared.record.version, tree: session.tree, extra: session.extra)
+        return session
+    }
+
+    private func decode(_ record: SessionRecord, useCache: Bool) throws(WebError) -> LoadedSession {
+        if useCache, let cached = decoded.lookup(record.id, version: record.version) {
+            return LoadedSession(record: record, tree: cached.tree, extra: cached.extra)
+        }
         do {
             let tree = try NavigationTree(json: record.tree, appData: record.appData, registry: app.flows.registry)
             let extra = record.extra.isEmpty ? SessionExtra() : try CompactJSONDecoder().decode(SessionExtra.self, from: record.extra)
+            decoded.store(record.id, version: record.version, tree: tree, extra: extra)
             return LoadedSession(record: record, tree: tree, extra: extra)
         } catch {
             throw .internalError("session \(record.id.prefix(8))… cannot be read back: \(error)")
         }
     }
 
-    private func stored(_ pending: PendingEntry<Step>, seq: Int, version: Int, at: Int64) throws(WebError) -> HistoryRecord {
-        let stored = StoredEntry(
-            seq: seq, at: Self.timestamp(at), source: pending.source, url: pending.url, version: version, navigation: pending.navigation)
+    private func encoded(_ entry: StoredEntry<Step>) throws(WebError) -> HistoryRecord {
         do {
-            return HistoryRecord(seq: seq, entry: try CompactJSONEncoder().encode(stored))
+            return HistoryRecord(seq: entry.seq, entry: try CompactJSONEncoder().encode(entry))
         } catch {
-            throw .internalError("cannot encode history entry \(seq): \(error)")
+            throw .internalError("cannot encode history entry \(entry.seq): \(error)")
         }
     }
 
