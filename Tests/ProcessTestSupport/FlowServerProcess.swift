@@ -1,3 +1,4 @@
+import FlowTesting
 import Foundation
 
 /// A `flowserver` process started from the build folder, with its output captured.
@@ -92,22 +93,7 @@ public final class FlowServerProcess {
 
 }
 
-/// A plain GET over a socket, answering the status code (0 when the connection fails).
+/// A plain GET, answering the status code (0 when the connection fails).
 public func statusOfGet(port: Int, path: String) -> Int {
-    let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(socket) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else { return 0 }
-    let request = Array("GET \(path) HTTP/1.0\r\nHost: x\r\n\r\n".utf8)
-    _ = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
-    var buffer = [UInt8](repeating: 0, count: 1024)
-    let count = recv(socket, &buffer, buffer.count, 0)
-    guard count > 12 else { return 0 }
-    return Int(String(decoding: buffer[9..<12], as: UTF8.self)) ?? 0
+    (try? TestConnection(port: port).request("GET", path).status) ?? 0
 }
