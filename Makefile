@@ -5,7 +5,7 @@ SWIFT ?= swift
 # Debian packages: building and running, then what the test suites add.
 BUILD_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config
 TEST_PACKAGES := $(BUILD_PACKAGES) chromium chromium-driver python3-pip postgresql
-BENCH_PACKAGES := $(BUILD_PACKAGES) wrk
+BENCH_PACKAGES := $(BUILD_PACKAGES) wrk postgresql
 ARGS ?=
 
 .PHONY: run build test unit-tests browser-tests docker-check bench clean help
@@ -50,4 +50,4 @@ bench:
 	Benchmarks/run.sh
 
 clean:
-	rm -rf .build .build-* Benchmarks/.build Benchmarks/results
+	rm -rf .build .build-* Benchmarks/.build Benchmarks/Peers/.build Benchmarks/results

@@ -21,6 +21,24 @@ let package = Package(
             dependencies: [.product(name: "FlowCore", package: "FlowServer")]
         ),
         .executableTarget(
+            name: "StoreBench",
+            dependencies: [
+                .product(name: "FlowCore", package: "FlowServer"),
+                .product(name: "FlowStore", package: "FlowServer"),
+                .product(name: "FlowStoreSQLite", package: "FlowServer"),
+                .product(name: "FlowStorePostgres", package: "FlowServer"),
+                .product(name: "MoviesDemo", package: "FlowServer"),
+            ]
+        ),
+        .executableTarget(
+            name: "SessionMaker",
+            dependencies: [.product(name: "FlowTesting", package: "FlowServer")]
+        ),
+        .executableTarget(
+            name: "PeerData",
+            dependencies: [.product(name: "MoviesDemo", package: "FlowServer")]
+        ),
+        .executableTarget(
             name: "TemplateBench",
             dependencies: [
                 .product(name: "MustacheTemplates", package: "FlowServer"),
