@@ -54,11 +54,13 @@ public struct PageContext: Sendable {
 
     /// A link that sends `step` from this page: `/_step/<name>?<params>&_from=<node>&_r=<render>`.
     public func link<Step: FlowStep>(to step: Step) -> String {
-        guard let wire = try? WireStep(step) else { return "/_step" }
-        var query = wire.params.map { (name: $0.key, value: $0.value.formValue) }
-        query.append(("_from", String(node.rawValue)))
-        query.append(("_r", renderID))
-        return "/_step/\(FormEncoding.escape(wire.name))?" + query.map { "\(FormEncoding.escape($0.name))=\(FormEncoding.escape($0.value))" }.joined(separator: "&")
+        let base = StepLinkCache.shared.link(for: step) { step in
+            guard let wire = try? WireStep(step) else { return "/_step?" }
+            let query = wire.params.sorted { $0.key < $1.key }
+                .map { "\(FormEncoding.escape($0.key))=\(FormEncoding.escape($0.value.formValue))&" }.joined()
+            return "/_step/\(FormEncoding.escape(wire.name))?" + query
+        }
+        return base + "_from=\(node.rawValue)&_r=\(renderID)"
     }
 
     /// Hidden form fields for a POST to `/_step` from this page: `_from`, `_r` and `_csrf`.

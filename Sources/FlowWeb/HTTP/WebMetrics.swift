@@ -1,5 +1,6 @@
 import FlowCore
 import Prometheus
+import Synchronization
 
 /// The service's metrics in Prometheus form (`GET /metrics`): requests by route and status, a
 /// latency histogram by route, navigations by outcome, live sessions, and commits that lost to
@@ -12,20 +13,36 @@ public final class WebMetrics: Sendable {
         .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1),
     ]
 
+    /// A request metric's labels.
+    private struct RequestKey: Hashable {
+        var route: String
+        var status: Int
+    }
+
+    /// The counter and histogram of each route and status, made once: the registry's own
+    /// lookup by name and labels costs more than a request's other bookkeeping.
+    private let requestHandles = Mutex<[RequestKey: (counter: Counter, histogram: DurationHistogram)]>([:])
+
     /// Metrics in `registry`.
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
     }
 
     func recordRequest(route: String, status: Int, duration: Duration) {
-        registry.makeCounter(
-            descriptor: MetricNameDescriptor(namespace: "flowserver", metricName: "http_requests", unitName: "total", helpText: "HTTP requests by route and status"),
-            labels: [("route", route), ("status", String(status))]
-        ).increment()
-        registry.makeDurationHistogram(
-            descriptor: MetricNameDescriptor(namespace: "flowserver", metricName: "http_request_duration", unitName: "seconds", helpText: "Time to answer, by route"),
-            labels: [("route", route)], buckets: buckets
-        ).record(duration)
+        let handles = requestHandles.withLock { handles in
+            if let cached = handles[RequestKey(route: route, status: status)] { return cached }
+            let made = (
+                counter: registry.makeCounter(
+                    descriptor: MetricNameDescriptor(namespace: "flowserver", metricName: "http_requests", unitName: "total", helpText: "HTTP requests by route and status"),
+                    labels: [("route", route), ("status", String(status))]),
+                histogram: registry.makeDurationHistogram(
+                    descriptor: MetricNameDescriptor(namespace: "flowserver", metricName: "http_request_duration", unitName: "seconds", helpText: "Time to answer, by route"),
+                    labels: [("route", route)], buckets: buckets))
+            handles[RequestKey(route: route, status: status)] = made
+            return made
+        }
+        handles.counter.increment()
+        handles.histogram.record(duration)
     }
 
     func recordNavigation(_ outcome: NavigationOutcome) {

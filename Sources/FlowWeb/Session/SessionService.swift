@@ -36,12 +36,17 @@ final class SessionService<Step: FlowStep>: Sendable {
     /// `count` random bytes from the system's secure generator, as hex.
     static func randomHex(bytes count: Int) -> String {
         var generator = SystemRandomNumberGenerator()
-        var text = ""
-        for _ in 0..<count {
-            let byte = UInt8.random(in: 0...255, using: &generator)
-            text += byte < 16 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
+        let digits = Array("0123456789abcdef".utf8)
+        return String(unsafeUninitializedCapacity: count * 2) { text in
+            var word: UInt64 = 0
+            for index in 0..<count {
+                if index % 8 == 0 { word = generator.next() }
+                let byte = UInt8(truncatingIfNeeded: word >> (UInt64(index % 8) * 8))
+                text[index * 2] = digits[Int(byte >> 4)]
+                text[index * 2 + 1] = digits[Int(byte & 0x0f)]
+            }
+            return count * 2
         }
-        return text
     }
 
     /// Session ids are 48 hex digits (192 random bits); anything else is not even looked up.

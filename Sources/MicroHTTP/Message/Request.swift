@@ -61,7 +61,10 @@ public struct Request: Sendable {
 
     /// The first cookie named `name`.
     public func cookie(_ name: String) -> String? {
-        cookies.first { $0.name == name }?.value
+        for header in headers.values(for: "Cookie") {
+            if let value = Cookies.value(named: name, in: header) { return value }
+        }
+        return nil
     }
 
     /// The parsed `Content-Type`, `nil` when absent.
