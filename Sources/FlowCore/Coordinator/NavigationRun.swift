@@ -14,10 +14,14 @@ struct NavigationRun<Step: FlowStep> {
     }
 
     let app: FlowApp<Step>
-    let context: FlowContext
     let observers: [any NavigationObserver<Step>]
     let limit: Int
     var tree: NavigationTree
+    /// The app data during the run; `tree.appData` follows it after each `navigate`.
+    private let appData: AppDataSlot
+    /// The contexts `adapt` and `navigate` get: the services and the app data.
+    private let adaptContext: FlowContext
+    private let navigateContext: FlowContext
     var actions: [NavigationAction] = []
     var steps: [NavigatedStep<Step>] = []
     /// Who navigates a queued step: a given flow, or the responder chain of the top page then.
@@ -31,11 +35,13 @@ struct NavigationRun<Step: FlowStep> {
     init(app: FlowApp<Step>, context: FlowContext, observers: [any NavigationObserver<Step>], limit: Int,
          tree: NavigationTree, recorded: [StepAdaptation<Step>]?) {
         self.app = app
-        self.context = context
         self.observers = observers
         self.limit = limit
         self.tree = tree
         self.recorded = recorded
+        appData = AppDataSlot(tree.appData)
+        adaptContext = context.with(appData, writable: false)
+        navigateContext = context.with(appData, writable: true)
     }
 
     mutating func enqueue(_ step: Step, for flow: NodeID) { queue.append((.flow(flow), step)) }
@@ -78,14 +84,13 @@ struct NavigationRun<Step: FlowStep> {
             adaptation = recorded[recordedIndex]
             recordedIndex += 1
         } else {
-            adaptation = await navigator.adapt(state, step, context.with(AppDataSlot(tree.appData, writable: false)))
+            adaptation = await navigator.adapt(state, step, adaptContext)
         }
         steps.append(NavigatedStep(flow: id, flowName: name, step: step, adaptation: adaptation))
         guard case .step(let adapted) = adaptation else { return .refused }
         let reference = FlowReference(node: id, name: name)
         for observer in observers { observer.willNavigate(flow: reference, step: adapted) }
-        let appData = AppDataSlot(tree.appData, writable: true)
-        let contributors = navigator.navigate(&state, adapted, context.with(appData))
+        let contributors = navigator.navigate(&state, adapted, navigateContext)
         tree.modifyFlow(id) { $0.flow.base = state }
         tree.appData = appData.current
         for observer in observers { observer.didNavigate(flow: reference, step: adapted) }

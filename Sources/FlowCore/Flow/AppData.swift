@@ -46,15 +46,13 @@ public struct AnyAppData: Sendable, Hashable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(AnyHashable(base)) }
 }
 
-/// The app data one `adapt`, `navigate` or rendering sees through its context; writable only
-/// for `navigate`.
+/// The app data a navigation or a rendering sees through its contexts (one slot per navigation;
+/// contexts say whether they may write it: only `navigate`'s may).
 final class AppDataSlot: Sendable {
     let value: Mutex<AnyAppData>
-    let writable: Bool
 
-    init(_ value: AnyAppData, writable: Bool) {
+    init(_ value: AnyAppData) {
         self.value = Mutex(value)
-        self.writable = writable
     }
 
     var current: AnyAppData { value.withLock { $0 } }

@@ -10,6 +10,8 @@ public struct FlowContext: Sendable {
     private var services: [ObjectIdentifier: any Sendable] = [:]
     /// The session's app data, while a navigation or a rendering runs.
     private var appDataSlot: AppDataSlot?
+    /// Whether `updateAppData` may change it (inside `navigate` only).
+    private var appDataWritable = false
 
     /// An empty context.
     public init() {}
@@ -42,7 +44,7 @@ public struct FlowContext: Sendable {
     /// `adapt`, a rendering, or outside a session is a programming error and stops the program
     /// with a message saying so.
     public func updateAppData<Data: AppData>(_ type: Data.Type = Data.self, _ change: (inout Data) -> Void) {
-        guard let slot = appDataSlot, slot.writable else {
+        guard let slot = appDataSlot, appDataWritable else {
             preconditionFailure("app data changes only inside navigate(to:context:), where replays rebuild it")
         }
         var value = appData(Data.self)
@@ -52,12 +54,13 @@ public struct FlowContext: Sendable {
 
     /// This context reading `data` as the session's app data, read-only (for renderings).
     public func reading(_ data: AnyAppData) -> FlowContext {
-        with(AppDataSlot(data, writable: false))
+        with(AppDataSlot(data), writable: false)
     }
 
-    func with(_ slot: AppDataSlot) -> FlowContext {
+    func with(_ slot: AppDataSlot, writable: Bool) -> FlowContext {
         var context = self
         context.appDataSlot = slot
+        context.appDataWritable = writable
         return context
     }
 }
