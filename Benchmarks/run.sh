@@ -13,8 +13,14 @@ fi
 
 echo "building the C limit program, the benchmarks, flowserver and the peer (release; the first time takes a while)"
 cc -O2 -Wall -o .build-bench-bin/fixed-page-c limit/fixed_page.c $(pkg-config --cflags --libs libmicrohttpd)
-# A path dependency's new files are missed by a cached build plan: drop it first.
+# A path dependency's new files are missed by a cached build plan: drop it first. FlowServer's own
+# modules are rebuilt from scratch (about half a minute): an incremental release build of the path
+# dependency once kept a stale struct layout in a dependent module, and the server crashed.
 rm -f .build/release.yaml .build/*/release/description.json
+for module in MicroHTTP FlowCore FlowStore MustacheTemplates FlowWeb MoviesDemo FlowStoreSQLite FlowStorePostgres \
+    FlowTesting flowserver; do
+    rm -rf ".build/release/$module.build" ".build/release/Modules/$module.swiftmodule"
+done
 for product in flowserver MicroHTTPFixedPage TemplateBench EngineBench StoreBench SessionMaker PeerData; do
     swift build -c release --product "$product" >/dev/null
 done
