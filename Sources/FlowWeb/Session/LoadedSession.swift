@@ -24,10 +24,18 @@ struct SessionExtra: Codable, Sendable {
 
     /// The most recent submissions, the newest last.
     var submissions: [Submission] = []
+    /// Whether ``remember(_:)`` changed this since it was read or committed (not stored: an
+    /// unchanged value keeps its stored bytes instead of being encoded again).
+    var changed = false
 
-    static let submissionLimit = 64
+    private enum CodingKeys: String, CodingKey { case submissions }
+
+    /// How many submissions are remembered: a double submit or a replayed `_r` comes within a
+    /// few steps of the original.
+    static let submissionLimit = 16
 
     mutating func remember(_ submission: Submission) {
+        changed = true
         submissions.append(submission)
         if submissions.count > Self.submissionLimit { submissions.removeFirst(submissions.count - Self.submissionLimit) }
     }

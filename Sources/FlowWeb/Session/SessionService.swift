@@ -187,7 +187,7 @@ final class SessionService<Step: FlowStep>: Sendable {
         do {
             record.tree = try session.tree.jsonBytes()
             record.appData = try session.tree.appDataJSON()
-            record.extra = try CompactJSONEncoder().encode(session.extra)
+            if session.extra.changed { record.extra = try CompactJSONEncoder().encode(session.extra) }
         } catch {
             throw .internalError("cannot encode session \(record.id.prefix(8))…: \(error)")
         }
@@ -201,6 +201,7 @@ final class SessionService<Step: FlowStep>: Sendable {
         var session = session
         session.record = prepared.record
         session.committed = prepared.entries.map(\.entry)
+        session.extra.changed = false
         decoded.store(prepared.record.id, version: prepared.record.version, tree: session.tree, extra: session.extra)
         return session
     }
