@@ -27,9 +27,6 @@ public protocol SessionStore: Sendable {
     func purgeExpired(now: Int64, limit: Int) async throws(StoreError) -> Int
     /// How many sessions have not expired at `now` (for the live-sessions metric).
     func liveCount(now: Int64) async throws(StoreError) -> Int
-    /// Whether other processes may commit to the same sessions (several instances on one
-    /// database). Default `false`.
-    var isShared: Bool { get }
     /// Reads session `id` (`nil`: none), hands it to `change`, and commits the record and
     /// entries `change` returns, if any, with no other writer's commit in between: on a shared
     /// store the session stays locked meanwhile (PostgreSQL: `SELECT … FOR UPDATE`), and writers
@@ -58,8 +55,6 @@ public struct ExclusiveChange<Outcome: Sendable>: Sendable {
 }
 
 extension SessionStore {
-    public var isShared: Bool { false }
-
     public func exclusiveUpdate<Outcome: Sendable>(
         _ id: String, _ change: @escaping @Sendable (SessionRecord?) async -> ExclusiveChange<Outcome>
     ) async throws(StoreError) -> Outcome {

@@ -80,9 +80,6 @@ public final class PostgresSessionStore: SessionStore {
         ]),
     ]
 
-    /// Several instances share one database.
-    public var isShared: Bool { true }
-
     public func load(_ id: String) async throws(StoreError) -> SessionRecord? {
         try await bounded {
             try await Self.record(from: self.client.query(Self.select(id, locking: false), logger: self.logger))

@@ -10,6 +10,9 @@ final class SessionService<Step: FlowStep>: Sendable {
         var result: Result
         var entries: [PendingEntry<Step>] = []
         var save = false
+
+        /// Whether the session must be committed.
+        var commits: Bool { save || !entries.isEmpty }
     }
 
     let app: WebApp<Step>
@@ -21,7 +24,6 @@ final class SessionService<Step: FlowStep>: Sendable {
     let metrics: WebMetrics?
     /// Trees this instance decoded or committed lately, so unchanged sessions skip decoding.
     let decoded = DecodedSessionCache(capacity: 4096)
-
 
     init(app: WebApp<Step>, store: any SessionStore, ttlSeconds: Int, observers: [any NavigationObserver<Step>],
          metrics: WebMetrics? = nil, clock: @escaping @Sendable () -> Int64 = SessionClock.nowMilliseconds) {
@@ -55,16 +57,13 @@ final class SessionService<Step: FlowStep>: Sendable {
     }
 
     /// The session `id` if it exists and has not expired. Its tree comes from the cache of
-    /// decoded trees when this instance saw the stored version already, unless `forWriting` on a
-    /// store other instances share: there every writer decodes, so the instance that won the
-    /// last commit is no faster to win the next one (a cached winner could starve the others'
-    /// retries).
-    func load(_ id: String, forWriting: Bool = false) async throws(WebError) -> LoadedSession? {
+    /// decoded trees when this instance saw the stored version already.
+    func load(_ id: String) async throws(WebError) -> LoadedSession? {
         guard Self.isWellFormed(id) else { return nil }
         let record: SessionRecord?
         do { record = try await store.load(id) } catch { throw Self.storeFailure(error) }
         guard let record, record.expiresAt > clock() else { return nil }
-        return try decode(record, useCache: !(forWriting && store.isShared))
+        return try decode(record)
     }
 
     /// A new session: the app started, its start entry recorded.
@@ -99,9 +98,9 @@ final class SessionService<Step: FlowStep>: Sendable {
     ) async throws(WebError) -> (Result, LoadedSession) {
         do {
             return try await locks.withLock(id) { () async throws -> (Result, LoadedSession) in
-                guard var session = try await self.load(id, forWriting: true) else { throw WebError.notFound("this session does not exist or has expired") }
+                guard var session = try await self.load(id) else { throw WebError.notFound("this session does not exist or has expired") }
                 let change = try await body(&session)
-                guard change.save || !change.entries.isEmpty else { return (change.result, session) }
+                guard change.commits else { return (change.result, session) }
                 do {
                     let prepared = try self.prepare(session, entries: change.entries)
                     try await self.store.commit(prepared.record, expectedVersion: session.record.version, entries: prepared.history)
@@ -130,9 +129,9 @@ final class SessionService<Step: FlowStep>: Sendable {
                 return ExclusiveChange(commit: nil, outcome: .failure(.notFound("this session does not exist or has expired")))
             }
             do throws(WebError) {
-                var session = try self.decode(record, useCache: false)
+                var session = try self.decode(record)
                 let change = try await body(&session)
-                guard change.save || !change.entries.isEmpty else { return ExclusiveChange(commit: nil, outcome: .success((change.result, session, nil))) }
+                guard change.commits else { return ExclusiveChange(commit: nil, outcome: .success((change.result, session, nil))) }
                 let prepared = try self.prepare(session, entries: change.entries)
                 return ExclusiveChange(commit: (prepared.record, prepared.history), outcome: .success((change.result, session, prepared)))
             } catch {
@@ -206,8 +205,8 @@ final class SessionService<Step: FlowStep>: Sendable {
         return session
     }
 
-    private func decode(_ record: SessionRecord, useCache: Bool) throws(WebError) -> LoadedSession {
-        if useCache, let cached = decoded.lookup(record.id, version: record.version) {
+    private func decode(_ record: SessionRecord) throws(WebError) -> LoadedSession {
+        if let cached = decoded.lookup(record.id, version: record.version) {
             return LoadedSession(record: record, tree: cached.tree, extra: cached.extra)
         }
         do {
