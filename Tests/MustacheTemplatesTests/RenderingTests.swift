@@ -20,6 +20,21 @@ struct RenderingTests {
         #expect(try render("{{x}}", ["x": "é<ü>"]) == "é&lt;ü&gt;")
     }
 
+    @Test("escapes a character at every position of a long value (runs without escapes are copied, whatever their alignment)")
+    func escapingAtEveryPosition() throws {
+        let entities: [Character: String] = ["<": "&lt;", ">": "&gt;", "&": "&amp;", "\"": "&quot;", "'": "&#39;"]
+        for (special, entity) in entities {
+            for position in 0..<24 {
+                var text = Array(repeating: Character("a"), count: 24)
+                text[position] = special
+                let expected = String(text[..<position]) + entity + String(text[(position + 1)...])
+                #expect(try render("{{x}}", ["x": .string(String(text))]) == expected)
+            }
+        }
+        let mixed = "0123456789\"<>&'abcdefghijklmnop<q>"
+        #expect(try render("{{x}}", ["x": .string(mixed)]) == "0123456789&quot;&lt;&gt;&amp;&#39;abcdefghijklmnop&lt;q&gt;")
+    }
+
     @Test("a layout through inheritance, as pages use it")
     func layout() throws {
         let layout = """
@@ -104,6 +119,38 @@ struct EncoderTests {
         let probe = NestedListProbe()
         #expect(try TemplateValueEncoder().encode(probe) == ["items": .list([.string("a")])])
         #expect(probe.encoder == nil)
+    }
+
+    @Test("encoders reused for list items free themselves too")
+    func reusedEncodersAreFreed() throws {
+        let probes = [NestedListProbe(), NestedListProbe()]
+        #expect(try TemplateValueEncoder().encode(probes) == [["items": ["a"]], ["items": ["a"]]])
+        #expect(probes.allSatisfy { $0.encoder == nil })
+    }
+
+    /// A tree whose nodes differ in shape, to check that a reused encoder carries nothing over.
+    indirect enum Node: Encodable {
+        case leaf(String)
+        case branch(name: String, children: [Node])
+    }
+
+    @Test("items of different shapes, nested to any depth, encode independently")
+    func itemsOfDifferentShapes() throws {
+        let tree: [Node] = [
+            .branch(name: "a", children: [.leaf("a1"), .branch(name: "a2", children: [.leaf("a2x")]), .leaf("a3")]),
+            .leaf("b"),
+            .branch(name: "c", children: []),
+        ]
+        let value = try TemplateValueEncoder().encode(tree)
+        #expect(value == [
+            ["branch": ["name": "a", "children": [
+                ["leaf": ["_0": "a1"]],
+                ["branch": ["name": "a2", "children": [["leaf": ["_0": "a2x"]]]]],
+                ["leaf": ["_0": "a3"]],
+            ]]],
+            ["leaf": ["_0": "b"]],
+            ["branch": ["name": "c", "children": []]],
+        ])
     }
 
     @Test("encodes nested structs, arrays, optionals and scalars")

@@ -11,7 +11,7 @@ import MustacheTemplates
 enum TemplateBench {
     static func main() throws {
         guard CommandLine.arguments.count >= 2 else {
-            print("usage: TemplateBench BENCH_PAGE_DIRECTORY [render|encode] (a mode only loops that part, for profiling)")
+            print("usage: TemplateBench BENCH_PAGE_DIRECTORY [model|render|encode] (a mode only loops that part, for profiling)")
             exit(2)
         }
         let directory = URL(fileURLWithPath: CommandLine.arguments[1])
@@ -33,7 +33,11 @@ enum TemplateBench {
             let context = try TemplateValueEncoder().encode(page)
             let iterations = Int(ProcessInfo.processInfo.environment["ITERATIONS"] ?? "") ?? 200_000
             for _ in 0..<iterations {
-                if CommandLine.arguments[2] == "render" { _ = try ours.render("page", context: context) } else { _ = try TemplateValueEncoder().encode(page) }
+                switch CommandLine.arguments[2] {
+                case "model": _ = try ours.render("page", model: page)
+                case "render": _ = try ours.render("page", context: context)
+                default: _ = try TemplateValueEncoder().encode(page)
+                }
             }
             return
         }

@@ -1,6 +1,7 @@
 /// Every template of a set flattened into one instruction array over shared tables. Operands
-/// are plain integers, so the render loop copies no references.
-struct Program: Sendable {
+/// are plain integers, so the render loop copies no references; the program itself is one
+/// immutable object, so a render retains it once.
+final class Program: Sendable {
     /// One step of rendering; bodies follow their instruction and end at `end`.
     enum Instruction: Sendable {
         /// `count` static bytes from `start` in ``bytes``.
@@ -19,6 +20,12 @@ struct Program: Sendable {
         case block(name: Int32, end: Int32, indentation: Int32)
     }
 
+    /// A key path as a range of ``names``; an empty range is the implicit iterator `.`.
+    struct Path: Sendable {
+        var start: Int32
+        var end: Int32
+    }
+
     /// A block override: block name index and body range.
     struct Override: Sendable {
         var name: Int32
@@ -26,25 +33,49 @@ struct Program: Sendable {
         var end: Int32
     }
 
-    var instructions: [Instruction] = []
-    var bytes: [UInt8] = []
-    var paths: [KeyPath] = []
-    var indentations: [[UInt8]] = [[]]
-    var blockNames: [String] = []
-    var overrideSets: [[Override]] = []
+    let instructions: [Instruction]
+    let bytes: [UInt8]
+    /// Variable and section names, each a range of ``names``.
+    let paths: [Path]
+    /// The names of every path, in order.
+    let names: [KeyPath.Name]
+    let indentations: [[UInt8]]
+    let blockNames: [String]
+    let overrideSets: [[Override]]
     /// Instruction range of each template, by template index.
-    var templates: [Range<Int32>] = []
+    let templates: [Range<Int32>]
 
     /// Flattens linked templates (partials and parents already resolved to indices).
     init(_ templates: [[Node]]) {
+        var emitter = Emitter()
         for nodes in templates {
-            let start = Int32(instructions.count)
-            emit(nodes)
-            self.templates.append(start..<Int32(instructions.count))
+            let start = Int32(emitter.instructions.count)
+            emitter.emit(nodes)
+            emitter.templates.append(start..<Int32(emitter.instructions.count))
         }
+        instructions = emitter.instructions
+        bytes = emitter.bytes
+        paths = emitter.paths
+        names = emitter.names
+        indentations = emitter.indentations
+        blockNames = emitter.blockNames
+        overrideSets = emitter.overrideSets
+        self.templates = emitter.templates
     }
+}
 
-    private mutating func emit(_ nodes: [Node]) {
+/// Builds a ``Program``'s tables node by node.
+private struct Emitter {
+    var instructions: [Program.Instruction] = []
+    var bytes: [UInt8] = []
+    var paths: [Program.Path] = []
+    var names: [KeyPath.Name] = []
+    var indentations: [[UInt8]] = [[]]
+    var blockNames: [String] = []
+    var overrideSets: [[Program.Override]] = []
+    var templates: [Range<Int32>] = []
+
+    mutating func emit(_ nodes: [Node]) {
         for node in nodes {
             switch node {
             case .text(let text, _):
@@ -63,11 +94,11 @@ struct Program: Sendable {
             case .parent(let reference, let indentation, let overrides):
                 let at = instructions.count
                 instructions.append(.text(start: 0, count: 0))
-                var set: [Override] = []
+                var set: [Program.Override] = []
                 for (name, body) in overrides.sorted(by: { $0.key < $1.key }) {
                     let start = Int32(instructions.count)
                     emit(body)
-                    set.append(Override(name: blockName(name), start: start, end: Int32(instructions.count)))
+                    set.append(Program.Override(name: blockName(name), start: start, end: Int32(instructions.count)))
                 }
                 overrideSets.append(set)
                 instructions[at] = .parent(
@@ -85,7 +116,12 @@ struct Program: Sendable {
     }
 
     private mutating func add(_ path: KeyPath) -> Int32 {
-        paths.append(path)
+        let start = Int32(names.count)
+        if case .names(let first, let rest) = path {
+            names.append(first)
+            names += rest
+        }
+        paths.append(Program.Path(start: start, end: Int32(names.count)))
         return Int32(paths.count - 1)
     }
 

@@ -1,8 +1,9 @@
 /// A complete, linked set of templates: every partial and parent resolved, no unconditional
-/// cycle. Immutable, so renders share it without locks.
-struct TemplateSet: Sendable {
+/// cycle. Immutable, so renders share it without locks (and a class, so handing it to a render
+/// is one reference).
+final class TemplateSet: Sendable {
     /// A template's source before compiling.
-    struct Source {
+    struct Source: Sendable {
         var name: String
         var file: String
         var bytes: [UInt8]

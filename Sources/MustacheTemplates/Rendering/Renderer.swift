@@ -12,20 +12,37 @@ struct Renderer: ~Copyable {
         program.instructions.withUnsafeBufferPointer { instructions in
             program.bytes.withUnsafeBufferPointer { bytes in
                 program.paths.withUnsafeBufferPointer { paths in
-                    var renderer = Renderer(
-                        program: program, instructions: instructions, bytes: bytes, paths: paths,
-                        context: context, capacity: capacity)
-                    renderer.render(template: template)
-                    return renderer.output.bytes()
+                    program.names.withUnsafeBufferPointer { names in
+                        withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(paths.count, 1)) { hints in
+                            hints.initialize(repeating: 0)
+                            let tables = Tables(instructions: instructions, bytes: bytes, paths: paths, names: names, hints: hints.baseAddress!)
+                            var renderer = Renderer(program: program, tables: tables, context: context, capacity: capacity)
+                            renderer.render(template: template)
+                            return renderer.output.bytes()
+                        }
+                    }
                 }
             }
         }
     }
 
+    /// The program's hot tables, open for the whole render.
+    struct Tables {
+        let instructions: UnsafeBufferPointer<Program.Instruction>
+        let bytes: UnsafeBufferPointer<UInt8>
+        let paths: UnsafeBufferPointer<Program.Path>
+        let names: UnsafeBufferPointer<KeyPath.Name>
+        /// For each path, the field position its first name was last found at: objects built by
+        /// one encoder share a field order, so the next lookup usually finds it there at once.
+        let hints: UnsafeMutablePointer<Int32>
+    }
+
     let program: Program
     let instructions: UnsafeBufferPointer<Program.Instruction>
     let bytes: UnsafeBufferPointer<UInt8>
-    let paths: UnsafeBufferPointer<KeyPath>
+    let paths: UnsafeBufferPointer<Program.Path>
+    let names: UnsafeBufferPointer<KeyPath.Name>
+    let hints: UnsafeMutablePointer<Int32>
     var output: OutputBuffer
     var stack: [TemplateValue]
     var indentation: [UInt8] = []
@@ -34,15 +51,14 @@ struct Renderer: ~Copyable {
     var overrides: [Program.Override] = []
     var depth = 0
 
-    private init(
-        program: Program, instructions: UnsafeBufferPointer<Program.Instruction>, bytes: UnsafeBufferPointer<UInt8>,
-        paths: UnsafeBufferPointer<KeyPath>, context: TemplateValue, capacity: Int
-    ) {
+    private init(program: Program, tables: Tables, context: TemplateValue, capacity: Int) {
         self.program = program
-        self.instructions = instructions
-        self.bytes = bytes
-        self.paths = paths
-        self.stack = [context]
+        instructions = tables.instructions
+        bytes = tables.bytes
+        paths = tables.paths
+        names = tables.names
+        hints = tables.hints
+        stack = [context]
         stack.reserveCapacity(8)
         output = OutputBuffer(capacity: capacity)
     }
@@ -130,29 +146,34 @@ struct Renderer: ~Copyable {
 
     /// The value of a path: its first name is searched from the innermost context outwards,
     /// the rest inside what was found.
+    @inline(__always)
     private func lookUp(_ path: Int) -> TemplateValue? {
-        switch paths[path] {
-        case .implicit:
-            return stack.last
-        case .names(let first, let rest):
-            var found: TemplateValue?
-            var index = stack.count - 1
-            while index >= 0 {
-                if case .object(let object) = stack[index], let value = object[first.text, tag: first.tag] {
-                    found = value
-                    break
-                }
-                index -= 1
+        let range = paths[path]
+        guard range.start < range.end else { return stack.last }
+        let first = names[Int(range.start)]
+        var found: TemplateValue?
+        var index = stack.count - 1
+        while index >= 0 {
+            if case .object(let object) = stack[index],
+                let value = object.value(forKey: first.text, tag: first.tag, hint: &hints[path])
+            {
+                found = value
+                break
             }
-            guard var value = found else { return nil }
-            for name in rest {
-                guard case .object(let object) = value, let next = object[name.text, tag: name.tag] else { return nil }
-                value = next
-            }
-            return value
+            index -= 1
         }
+        guard var value = found else { return nil }
+        var next = Int(range.start) + 1
+        while next < Int(range.end) {
+            let name = names[next]
+            guard case .object(let object) = value, let inner = object[name.text, tag: name.tag] else { return nil }
+            value = inner
+            next += 1
+        }
+        return value
     }
 
+    @inline(__always)
     private mutating func interpolate(_ value: TemplateValue, escaped: Bool) {
         switch value {
         case .null, .list, .object:

@@ -63,6 +63,25 @@ public struct TemplateObject: Sendable, Hashable, ExpressibleByDictionaryLiteral
         }
     }
 
+    /// The value of `key`, looked for first at position `hint`, which is updated to where it
+    /// was found.
+    @inline(__always)
+    func value(forKey key: String, tag: UInt32, hint: inout Int32) -> TemplateValue? {
+        storage.withUnsafeBufferPointer { fields in
+            let guess = Int(hint)
+            if guess < fields.count, fields[guess].tag == tag, fields[guess].key == key { return fields[guess].value }
+            var index = 0
+            while index < fields.count {
+                if fields[index].tag == tag && fields[index].key == key {
+                    hint = Int32(truncatingIfNeeded: index)
+                    return fields[index].value
+                }
+                index += 1
+            }
+            return nil
+        }
+    }
+
     /// Appends a field without checking for an existing key (encoders write each key once).
     mutating func append(_ key: String, _ value: TemplateValue) {
         storage.append(Field(tag: Self.tag(key), key: key, value: value))
@@ -72,8 +91,8 @@ public struct TemplateObject: Sendable, Hashable, ExpressibleByDictionaryLiteral
     /// tags, so most mismatches are ruled out without comparing strings.
     @inline(__always)
     static func tag(_ key: String) -> UInt32 {
-        let utf8 = key.utf8
-        return UInt32(truncatingIfNeeded: utf8.count) << 8 | UInt32(utf8.first ?? 0)
+        var bytes = key.utf8.makeIterator()
+        return UInt32(truncatingIfNeeded: key.utf8.count) << 8 | UInt32(bytes.next() ?? 0)
     }
 
     public func makeIterator() -> IndexingIterator<[(key: String, value: TemplateValue)]> { fields.makeIterator() }

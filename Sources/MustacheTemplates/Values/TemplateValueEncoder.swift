@@ -15,7 +15,7 @@ public struct TemplateValueEncoder: Sendable {
 
     /// The template value of `model`.
     public func encode<Model: Encodable>(_ model: Model) throws -> TemplateValue {
-        try ValueEncoder.value(of: model, parent: nil, key: nil)
+        try ValueEncoder.encode(model)
     }
 }
 
@@ -24,6 +24,10 @@ public struct TemplateValueEncoder: Sendable {
 ///
 /// Its stored properties skip dynamic exclusivity checks: an encoder is used by one synchronous
 /// `encode(to:)` call chain at a time and never shared, so accesses cannot overlap.
+///
+/// Values encoded one after another under the same parent (a list's items, a struct's fields)
+/// reuse one child encoder, ``spare``: encoding allocates an encoder per nesting level, not per
+/// value, and a child sizes its next object like its last one.
 final class ValueEncoder: Encoder {
     enum Kind { case empty, value, object, list }
 
@@ -34,42 +38,78 @@ final class ValueEncoder: Encoder {
     /// Containers handed out by `nestedContainer` and friends, read when resolving.
     @exclusivity(unchecked) private var pendingFields: [(String, ValueEncoder)] = []
     @exclusivity(unchecked) private var pendingItems: [(Int, ValueEncoder)] = []
-    private let parent: ValueEncoder?
-    private let key: (any CodingKey)?
+    /// The child encoder kept for the next nested value; `nil` while it is in use.
+    @exclusivity(unchecked) private var spare: ValueEncoder?
+    /// How many fields this encoder's last object had: the next one reserves as many.
+    @exclusivity(unchecked) private var lastFieldCount = 8
+    @exclusivity(unchecked) private var parent: ValueEncoder?
+    @exclusivity(unchecked) private var key: (any CodingKey)?
 
     init(parent: ValueEncoder?, key: (any CodingKey)?) {
         self.parent = parent
         self.key = key
     }
 
-    static func value<T: Encodable>(of model: T, parent: ValueEncoder?, key: (any CodingKey)?) throws -> TemplateValue {
-        let encoder = ValueEncoder(parent: parent, key: key)
-        // Nested containers reference their parent, which holds them until resolved: break
-        // those cycles afterwards, or every encoding with nested containers would leak.
-        defer { encoder.detachNested() }
-        try model.encode(to: encoder)
-        return encoder.resolved
+    /// Encodes a top-level model.
+    static func encode<T: Encodable>(_ model: T) throws -> TemplateValue {
+        let root = ValueEncoder(parent: nil, key: nil)
+        // Children reference their parent, which holds its spare child and its nested
+        // containers: break those cycles afterwards, or every encoding would leak.
+        defer { root.detachChildren() }
+        try model.encode(to: root)
+        return root.resolved()
     }
 
-    /// Drops the nested containers (and theirs), ending the parent–child reference cycles.
-    private func detachNested() {
-        for (_, encoder) in pendingFields { encoder.detachNested() }
-        for (_, encoder) in pendingItems { encoder.detachNested() }
+    /// Encodes `model` nested under this encoder, at `key`, with the spare child.
+    func encodeNested<T: Encodable>(_ model: T, key: (any CodingKey)?) throws -> TemplateValue {
+        let child = spare ?? ValueEncoder(parent: self, key: nil)
+        spare = nil
+        child.key = key
+        defer {
+            child.reset()
+            spare = child
+        }
+        try model.encode(to: child)
+        return child.resolved()
+    }
+
+    /// Empties this encoder for its next value, keeping its own spare child.
+    private func reset() {
+        for (_, encoder) in pendingFields { encoder.detachChildren() }
+        for (_, encoder) in pendingItems { encoder.detachChildren() }
         pendingFields = []
         pendingItems = []
+        kind = .empty
+        value = .null
+        items = []
     }
 
-    /// The encoded value; nested containers handed out earlier are read now.
-    var resolved: TemplateValue {
+    /// Drops the spare child and the nested containers (and theirs), ending the parent–child
+    /// reference cycles.
+    private func detachChildren() {
+        reset()
+        spare?.detachChildren()
+        spare = nil
+        parent = nil
+    }
+
+    /// The encoded value, moved out of the encoder; nested containers handed out earlier are
+    /// read now.
+    func resolved() -> TemplateValue {
         switch kind {
         case .empty: return .null
         case .value: return value
         case .object:
-            for (key, encoder) in pendingFields { object[key] = encoder.resolved }
-            return .object(object)
+            for (key, encoder) in pendingFields { object[key] = encoder.resolved() }
+            var taken = TemplateObject()
+            swap(&taken, &object)
+            lastFieldCount = taken.count
+            return .object(taken)
         case .list:
-            for (index, encoder) in pendingItems { items[index] = encoder.resolved }
-            return .list(items)
+            for (index, encoder) in pendingItems { items[index] = encoder.resolved() }
+            var taken: [TemplateValue] = []
+            swap(&taken, &items)
+            return .list(taken)
         }
     }
 
@@ -88,13 +128,16 @@ final class ValueEncoder: Encoder {
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         if kind != .object {
             kind = .object
-            object = TemplateObject(capacity: 8)
+            object = TemplateObject(capacity: lastFieldCount)
         }
         return KeyedEncodingContainer(KeyedValueContainer<Key>(encoder: self))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        kind = .list
+        if kind != .list {
+            kind = .list
+            items.reserveCapacity(8)
+        }
         return UnkeyedValueContainer(encoder: self)
     }
 
@@ -140,7 +183,7 @@ struct KeyedValueContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt64, forKey key: Key) { encoder.set(key.stringValue, .int(Int(truncatingIfNeeded: value))) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        encoder.set(key.stringValue, try ValueEncoder.value(of: value, parent: encoder, key: key))
+        encoder.set(key.stringValue, try encoder.encodeNested(value, key: key))
     }
 
     // `nil` optionals become explicit nulls (see TemplateValueEncoder).
@@ -202,7 +245,7 @@ struct UnkeyedValueContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: Int) { encoder.append(.int(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        encoder.append(try ValueEncoder.value(of: value, parent: encoder, key: IndexKey(count)))
+        encoder.append(try encoder.encodeNested(value, key: IndexKey(count)))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
@@ -245,6 +288,6 @@ struct SingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt64) { encoder.setSingle(.int(Int(truncatingIfNeeded: value))) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        encoder.setSingle(try ValueEncoder.value(of: value, parent: encoder, key: nil))
+        encoder.setSingle(try encoder.encodeNested(value, key: nil))
     }
 }
