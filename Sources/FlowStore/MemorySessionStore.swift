@@ -1,7 +1,18 @@
 /// Sessions in memory: for tests, benchmarks and `--store memory`. Lost when the process ends.
 public actor MemorySessionStore: SessionStore {
-    private var sessions: [String: SessionRecord] = [:]
-    private var histories: [String: [HistoryRecord]] = [:]
+    /// One session: its record and its history in seq order. A class, so the table holds one
+    /// reference per session (a dictionary keeps a quarter to a half of its slots empty).
+    private final class Stored {
+        var record: SessionRecord
+        var history: [HistoryRecord]
+
+        init(record: SessionRecord, history: [HistoryRecord]) {
+            self.record = record
+            self.history = history
+        }
+    }
+
+    private var sessions: [String: Stored] = [:]
 
     /// An empty store.
     public init() {}
@@ -9,24 +20,25 @@ public actor MemorySessionStore: SessionStore {
     /// The number of sessions held.
     public var count: Int { sessions.count }
 
-    public func load(_ id: String) throws(StoreError) -> SessionRecord? { sessions[id] }
+    public func load(_ id: String) throws(StoreError) -> SessionRecord? { sessions[id]?.record }
 
     public func create(_ record: SessionRecord, entries: [HistoryRecord]) throws(StoreError) {
         guard sessions[record.id] == nil else { throw .duplicate(session: record.id) }
-        sessions[record.id] = record
-        histories[record.id] = entries
+        sessions[record.id] = Stored(record: record, history: entries)
     }
 
     public func commit(_ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord]) throws(StoreError) {
-        guard let current = sessions[record.id], current.version == expectedVersion else {
-            throw .conflict(session: record.id, expected: expectedVersion, found: sessions[record.id]?.version)
+        guard let stored = sessions[record.id], stored.record.version == expectedVersion else {
+            throw .conflict(session: record.id, expected: expectedVersion, found: sessions[record.id]?.record.version)
         }
-        sessions[record.id] = record
-        histories[record.id, default: []].append(contentsOf: entries)
+        stored.record = record
+        // Grown to fit rather than doubled: histories are many and grow a few entries at a time.
+        stored.history.reserveCapacity(stored.history.count + entries.count)
+        stored.history.append(contentsOf: entries)
     }
 
     public func history(_ id: String, after: Int, limit: Int) throws(StoreError) -> [HistoryRecord] {
-        guard let entries = histories[id] else { return [] }
+        guard let entries = sessions[id]?.history else { return [] }
         // Entries are appended in seq order: binary search for the first after `after`.
         var low = 0
         var high = entries.count
@@ -39,15 +51,14 @@ public actor MemorySessionStore: SessionStore {
 
     public func delete(_ id: String) throws(StoreError) {
         sessions[id] = nil
-        histories[id] = nil
     }
 
     public func liveCount(now: Int64) throws(StoreError) -> Int {
-        sessions.values.reduce(0) { $0 + ($1.expiresAt >= now ? 1 : 0) }
+        sessions.values.reduce(0) { $0 + ($1.record.expiresAt >= now ? 1 : 0) }
     }
 
     public func purgeExpired(now: Int64, limit: Int) throws(StoreError) -> Int {
-        let expired = sessions.values.filter { $0.expiresAt < now }.prefix(limit).map(\.id)
+        let expired = sessions.values.filter { $0.record.expiresAt < now }.prefix(limit).map(\.record.id)
         for id in expired { try delete(id) }
         return expired.count
     }

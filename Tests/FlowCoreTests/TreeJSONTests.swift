@@ -4,12 +4,15 @@ import Testing
 
 @Suite("Tree JSON coding")
 struct TreeJSONTests {
-    @Test("trees round-trip through our codec and read Foundation's JSON the same")
+    @Test("trees round-trip through our codec (empty states and params left out) and read Foundation's JSON the same")
     func roundTrips() async throws {
         let store = try await startedStore(onboarded: false)
         try await store.send(.userIsLoggedIn(name: "Zoë \"Z\" <z@example.com>\n\u{1F600}"), from: store.top, tree: treeAfterLogin)
         let registry = store.coordinator.app.registry
         let ours = try store.tree.jsonBytes()
+        let text = String(decoding: ours, as: UTF8.self)
+        #expect(!text.contains(#""state":{}"#) && !text.contains(#""params":{}"#))
+        #expect(String(decoding: try JSONEncoder().encode(store.tree), as: UTF8.self).contains(#""params":{}"#))
         #expect(try NavigationTree(json: ours, registry: registry) == store.tree)
         let foundation = [UInt8](try JSONEncoder().encode(store.tree))
         #expect(try NavigationTree(json: foundation, registry: registry) == store.tree)

@@ -175,7 +175,7 @@ struct APITests {
             _ = try await browser.get("/a")
             let id = try #require(browser.cookie("flowserver_session"))
             let records = try await site.store.history(id, after: 0, limit: 500)
-            let navigations = try records.map { try CompactJSONDecoder().decode(StoredEntry<WebStep>.self, from: $0.entry).navigation }
+            let navigations = try records.map { try StoredEntry<WebStep>($0).navigation }
             let coordinator = Coordinator(app: site.app.flows)
             let rebuilt = try await coordinator.replay(navigations)
             let record = try #require(try await site.store.load(id))
@@ -184,14 +184,24 @@ struct APITests {
         }
     }
 
-    /// The stored form of history entries before they were made smaller.
-    private struct LegacyStoredEntry: Encodable {
+    /// The first stored form of history entries.
+    private struct FirstStoredEntry: Encodable {
         var entry: HistoryEntry
         var navigation: Navigation<WebStep>
     }
 
-    @Test("history entries stored as {entry, navigation} by earlier versions are still read, unchanged")
-    func legacyEntries() async throws {
+    /// The second stored form: the entry's fields beside the navigation, in the API's JSON form.
+    private struct SecondStoredEntry: Encodable {
+        var seq: Int
+        var at: String
+        var source: HistoryEntry.Source
+        var url: String?
+        var version: Int
+        var navigation: Navigation<WebStep>
+    }
+
+    @Test("history entries stored in the forms of earlier versions are still read, unchanged", arguments: [1, 2])
+    func legacyEntries(form: Int) async throws {
         try await withSite { site in
             let browser = try await startedBrowser(site)
             try await browser.follow("Item 7", on: "/a")
@@ -200,14 +210,42 @@ struct APITests {
             let id = try #require(browser.cookie("flowserver_session"))
             let record = try #require(try await site.store.load(id))
             let legacy = try await site.store.history(id, after: 0, limit: 500).map { stored in
-                let current = try CompactJSONDecoder().decode(StoredEntry<WebStep>.self, from: stored.entry)
-                let bytes = try CompactJSONEncoder().encode(LegacyStoredEntry(entry: current.entry, navigation: current.navigation))
-                #expect(String(decoding: bytes, as: UTF8.self).count > stored.entry.count)
+                let current = try StoredEntry<WebStep>(stored)
+                let entry = current.entry(sessionCreatedAt: record.createdAt)
+                let bytes = form == 1
+                    ? try CompactJSONEncoder().encode(FirstStoredEntry(entry: entry, navigation: current.navigation))
+                    : try CompactJSONEncoder().encode(SecondStoredEntry(
+                        seq: entry.seq, at: entry.at, source: entry.source, url: entry.url, version: entry.version, navigation: current.navigation))
+                #expect(bytes.count > stored.entry.count)
                 return HistoryRecord(seq: stored.seq, entry: bytes)
             }
             try await site.store.delete(id)
             try await site.store.create(record, entries: legacy)
             #expect(try await api.call("GET", "/api/v1/session/history").text == before)
+        }
+    }
+
+    @Test("sessions that start the same way share one stored copy of their start entry")
+    func sharedStartEntry() async throws {
+        try await withSite { site in
+            let first = try await startedBrowser(site)
+            let second = try await startedBrowser(site)
+            var starts: [HistoryRecord] = []
+            for browser in [first, second] {
+                let id = try #require(browser.cookie("flowserver_session"))
+                starts += try await site.store.history(id, after: 0, limit: 1)
+            }
+            #expect(starts.count == 2)
+            #expect(starts[0] == starts[1])
+            let addresses = starts.map { $0.entry.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } }
+            #expect(addresses[0] == addresses[1])
+            // The shared entry still shows each session's own creation time.
+            for browser in [first, second] {
+                let history = try await API(browser: browser).call("GET", "/api/v1/session/history").text
+                let id = try #require(browser.cookie("flowserver_session"))
+                let created = try #require(try await site.store.load(id)).createdAt
+                #expect(history.contains(#""at":"\#(StoredEntry<WebStep>.timestamp(created))""#))
+            }
         }
     }
 }

@@ -42,6 +42,14 @@ public struct NavigationAction: Codable, Sendable, Hashable, CustomStringConvert
     /// The flow's name, for flows.
     public var flow: String?
 
+    /// An action on `node`, naming its page or its flow.
+    public init(kind: Kind, node: NodeID, page: String?, flow: String?) {
+        self.kind = kind
+        self.node = node
+        self.page = page
+        self.flow = flow
+    }
+
     /// An action on a page.
     public static func page(_ kind: Kind, _ node: NodeID, _ page: String) -> Self {
         Self(kind: kind, node: node, page: page, flow: nil)
@@ -126,4 +134,18 @@ public struct Navigation<Step: FlowStep>: Codable, Sendable, Hashable {
     public var top: NodeID
     /// The top page's URL afterwards.
     public var topURL: String
+
+    /// A navigation record.
+    public init(
+        trigger: Trigger, outcome: NavigationOutcome, adaptedStep: Step?, actions: [NavigationAction], steps: [NavigatedStep<Step>],
+        top: NodeID, topURL: String
+    ) {
+        self.trigger = trigger
+        self.outcome = outcome
+        self.adaptedStep = adaptedStep
+        self.actions = actions
+        self.steps = steps
+        self.top = top
+        self.topURL = topURL
+    }
 }

@@ -38,7 +38,8 @@ extension NavigationTree: Codable {
     }
 }
 
-/// Encoded as `{"node", "flow", "state", "children", "selected"?, "presented"?}`.
+/// Encoded as `{"node", "flow", "state", "children", "selected"?, "presented"?}`; read without
+/// `"state"` too (an empty state, as the JSON form writes it).
 extension FlowNode: Codable {
     private enum CodingKeys: String, CodingKey { case node, flow, state, children, selected, presented }
 
@@ -48,7 +49,9 @@ extension FlowNode: Codable {
         let name = try container.decode(String.self, forKey: .flow)
         guard let type = registry.flowTypes[name] else { throw NavigationError.unknownFlow(name) }
         func decodeState<F: FlowState>(_ type: F.Type) throws -> AnyFlow {
-            AnyFlow(try container.decode(F.self, forKey: .state))
+            // The JSON form leaves an empty state out.
+            guard container.contains(.state) else { return AnyFlow(try CompactJSONDecoder().decode(F.self, from: NavigationTree.empty)) }
+            return AnyFlow(try container.decode(F.self, forKey: .state))
         }
         id = try container.decode(NodeID.self, forKey: .node)
         flow = try decodeState(type)
@@ -69,7 +72,8 @@ extension FlowNode: Codable {
 
 }
 
-/// Encoded as `{"node", "page", "params", "embedded"?, "allowNotPresented"?, "allowDismissed"?}`.
+/// Encoded as `{"node", "page", "params", "embedded"?, "allowNotPresented"?, "allowDismissed"?}`;
+/// read without `"params"` too.
 extension PageNode: Codable {
     private enum CodingKeys: String, CodingKey { case node, page, params, embedded, allowNotPresented, allowDismissed }
 
@@ -79,7 +83,8 @@ extension PageNode: Codable {
         let name = try container.decode(String.self, forKey: .page)
         guard let type = registry.pageTypes[name] else { throw NavigationError.unknownPage(name) }
         func decodeParams<P: Page>(_ type: P.Type) throws -> AnyPage {
-            AnyPage(try container.decode(P.self, forKey: .params))
+            guard container.contains(.params) else { return AnyPage(try CompactJSONDecoder().decode(P.self, from: NavigationTree.empty)) }
+            return AnyPage(try container.decode(P.self, forKey: .params))
         }
         id = try container.decode(NodeID.self, forKey: .node)
         page = try decodeParams(type)

@@ -1,6 +1,7 @@
 /// The tree's own structure written and read straight as ``JSON``: Codable is used only for
-/// what apps define (flow states and page params). Same shape as the `Codable` form, so either
-/// reads what the other wrote; this path is the one stores use on every request.
+/// what apps define (flow states and page params). Same shape as the `Codable` form, except that
+/// an empty state or params (`{}`, most of them) is left out; either form reads what the other
+/// wrote. This path is the one stores use on every request.
 extension NavigationTree {
     /// The tree as compact JSON (what stores keep).
     public func jsonBytes() throws -> [UInt8] { try jsonValue().bytes }
@@ -34,12 +35,14 @@ extension NavigationTree {
         return .object(fields)
     }
 
+    /// An empty state or params, left out of the JSON form.
+    static let empty = JSON.object([])
+
     private static func json(_ flow: FlowNode) throws -> JSON {
-        var fields: [(key: String, value: JSON)] = [
-            ("node", .int(flow.id.rawValue)), ("flow", .string(flow.flow.name)),
-            ("state", try CompactJSONEncoder().encodeValue(flow.flow.base)),
-            ("children", .array(try flow.children.map(json))),
-        ]
+        var fields: [(key: String, value: JSON)] = [("node", .int(flow.id.rawValue)), ("flow", .string(flow.flow.name))]
+        let state = try CompactJSONEncoder().encodeValue(flow.flow.base)
+        if state != Self.empty { fields.append(("state", state)) }
+        fields.append(("children", .array(try flow.children.map(json))))
         if flow.container == .tabs { fields.append(("selected", .int(flow.selected))) }
         if let presented = flow.presented { fields.append(("presented", try json(presented))) }
         return .object(fields)
@@ -50,10 +53,9 @@ extension NavigationTree {
         case .flow(let flow):
             return try json(flow)
         case .page(let page):
-            var fields: [(key: String, value: JSON)] = [
-                ("node", .int(page.id.rawValue)), ("page", .string(page.page.name)),
-                ("params", try CompactJSONEncoder().encodeValue(page.page.base)),
-            ]
+            var fields: [(key: String, value: JSON)] = [("node", .int(page.id.rawValue)), ("page", .string(page.page.name))]
+            let params = try CompactJSONEncoder().encodeValue(page.page.base)
+            if params != Self.empty { fields.append(("params", params)) }
             if !page.embedded.isEmpty { fields.append(("embedded", .array(try page.embedded.map(json)))) }
             if page.allowStepWhenNotPresented { fields.append(("allowNotPresented", .bool(true))) }
             if page.allowStepWhenDismissed { fields.append(("allowDismissed", .bool(true))) }
@@ -62,9 +64,9 @@ extension NavigationTree {
     }
 
     private static func flow(from value: JSON, _ registry: FlowRegistry) throws -> FlowNode {
-        guard case .int(let id)? = value["node"], case .string(let name)? = value["flow"], let state = value["state"],
-            case .array(let children)? = value["children"]
-        else { throw NavigationError.invalidTree("a flow node is {\"node\", \"flow\", \"state\", \"children\"}") }
+        guard case .int(let id)? = value["node"], case .string(let name)? = value["flow"], case .array(let children)? = value["children"]
+        else { throw NavigationError.invalidTree("a flow node is {\"node\", \"flow\", \"state\"?, \"children\"}") }
+        let state = value["state"] ?? Self.empty
         guard let type = registry.flowTypes[name] else { throw NavigationError.unknownFlow(name) }
         func decode<F: FlowState>(_ type: F.Type) throws -> AnyFlow { AnyFlow(try CompactJSONDecoder().decode(F.self, from: state)) }
         var flow = FlowNode(id: NodeID(rawValue: id), flow: try decode(type))
@@ -76,9 +78,8 @@ extension NavigationTree {
 
     private static func node(from value: JSON, _ registry: FlowRegistry) throws -> TreeNode {
         guard case .string(let name)? = value["page"] else { return .flow(try flow(from: value, registry)) }
-        guard case .int(let id)? = value["node"], let params = value["params"] else {
-            throw NavigationError.invalidTree("a page node is {\"node\", \"page\", \"params\"}")
-        }
+        guard case .int(let id)? = value["node"] else { throw NavigationError.invalidTree("a page node is {\"node\", \"page\", \"params\"?}") }
+        let params = value["params"] ?? Self.empty
         guard let type = registry.pageTypes[name] else { throw NavigationError.unknownPage(name) }
         func decode<P: Page>(_ type: P.Type) throws -> AnyPage { AnyPage(try CompactJSONDecoder().decode(P.self, from: params)) }
         var embedded: [FlowNode] = []

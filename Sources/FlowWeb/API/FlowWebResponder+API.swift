@@ -36,7 +36,7 @@ extension FlowWebResponder {
             guard after <= session.record.lastSeq else {
                 throw .badRequest("There is no entry \(after) in this session's history (the last is \(session.record.lastSeq)).")
             }
-            let entries = try await sessions.history(session.record.id, after: after, limit: limit + 1)
+            let entries = try await sessions.history(session.record, after: after, limit: limit + 1)
             let shown = Array(entries.prefix(limit))
             return try json(HistoryPageDocument(entries: shown, next: entries.count > limit ? shown.last?.seq : nil))
         case ["session", "steps"]:
@@ -137,7 +137,7 @@ extension FlowWebResponder {
         // The entry this request committed; a request that committed none (a duplicate) answers
         // the latest one.
         var entry = session.committed.last
-        if entry == nil { entry = try await sessions.history(session.record.id, after: session.record.lastSeq - 1, limit: 1).first }
+        if entry == nil { entry = try await sessions.history(session.record, after: session.record.lastSeq - 1, limit: 1).first }
         guard let entry else { throw .internalError("the navigation's history entry is missing") }
         return try json(NavigationDocument(entry: entry, state: try StateDocument(session)))
     }

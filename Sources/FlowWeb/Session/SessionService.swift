@@ -1,6 +1,7 @@
 import FlowCore
 import FlowStore
 import Foundation
+import Synchronization
 
 /// Sessions for one app: creates them (starting the app), loads them, and changes them under
 /// their lock, committing the new tree with its history entries before anyone is answered.
@@ -24,6 +25,9 @@ final class SessionService<Step: FlowStep>: Sendable {
     let metrics: WebMetrics?
     /// Trees this instance decoded or committed lately, so unchanged sessions skip decoding.
     let decoded = DecodedSessionCache(capacity: 4096)
+    /// The last start entry stored and its bytes: sessions that start the same way store one
+    /// shared copy (in memory: their arrays share storage), not one each.
+    private let lastStart = Mutex<(navigation: Navigation<Step>, record: HistoryRecord)?>(nil)
 
     init(app: WebApp<Step>, store: any SessionStore, ttlSeconds: Int, observers: [any NavigationObserver<Step>],
          metrics: WebMetrics? = nil, clock: @escaping @Sendable () -> Int64 = SessionClock.nowMilliseconds) {
@@ -80,11 +84,12 @@ final class SessionService<Step: FlowStep>: Sendable {
         } catch {
             throw .internalError("cannot encode the new session: \(error)")
         }
-        let start = StoredEntry(seq: 1, at: Self.timestamp(now), source: .start, url: nil, version: 1, navigation: started.navigation)
-        let entry = try encoded(start)
+        let start = StoredEntry(seq: 1, at: nil, source: .start, url: nil, version: 1, navigation: started.navigation)
+        let entry = try startRecord(start)
         do { try await store.create(record, entries: [entry]) } catch { throw Self.storeFailure(error) }
         decoded.store(record.id, version: record.version, tree: started.tree, extra: SessionExtra())
-        return LoadedSession(record: record, tree: started.tree, extra: SessionExtra(), committed: [start.entry])
+        return LoadedSession(
+            record: record, tree: started.tree, extra: SessionExtra(), committed: [start.entry(sessionCreatedAt: record.createdAt)])
     }
 
     /// Runs `body` on session `id` under its lock and commits what it changed. When another
@@ -142,14 +147,14 @@ final class SessionService<Step: FlowStep>: Sendable {
         return (result, prepared.map { committed($0, session) } ?? session)
     }
 
-    /// History entries after `after`, at most `limit`.
-    func history(_ id: String, after: Int, limit: Int) async throws(WebError) -> [HistoryEntry] {
+    /// The history entries of `session` after `after`, at most `limit`.
+    func history(_ session: SessionRecord, after: Int, limit: Int) async throws(WebError) -> [HistoryEntry] {
         let records: [HistoryRecord]
-        do { records = try await store.history(id, after: after, limit: limit) } catch { throw Self.storeFailure(error) }
+        do { records = try await store.history(session.id, after: after, limit: limit) } catch { throw Self.storeFailure(error) }
         var entries: [HistoryEntry] = []
         for record in records {
             do {
-                entries.append(try CompactJSONDecoder().decode(StoredEntry<Step>.self, from: record.entry).entry)
+                entries.append(try StoredEntry<Step>(record).entry(sessionCreatedAt: session.createdAt))
             } catch {
                 throw .internalError("history entry \(record.seq) cannot be read: \(error)")
             }
@@ -179,7 +184,7 @@ final class SessionService<Step: FlowStep>: Sendable {
         for entry in pending {
             record.lastSeq += 1
             let entry = StoredEntry(
-                seq: record.lastSeq, at: Self.timestamp(now), source: entry.source, url: entry.url, version: record.version, navigation: entry.navigation)
+                seq: record.lastSeq, at: now, source: entry.source, url: entry.url, version: record.version, navigation: entry.navigation)
             stored.append(entry)
             history.append(try encoded(entry))
         }
@@ -199,7 +204,7 @@ final class SessionService<Step: FlowStep>: Sendable {
     private func committed(_ prepared: Prepared, _ session: LoadedSession) -> LoadedSession {
         var session = session
         session.record = prepared.record
-        session.committed = prepared.entries.map(\.entry)
+        session.committed = prepared.entries.map { $0.entry(sessionCreatedAt: prepared.record.createdAt) }
         session.extra.changed = false
         decoded.store(prepared.record.id, version: prepared.record.version, tree: session.tree, extra: session.extra)
         return session
@@ -221,14 +226,18 @@ final class SessionService<Step: FlowStep>: Sendable {
 
     private func encoded(_ entry: StoredEntry<Step>) throws(WebError) -> HistoryRecord {
         do {
-            return HistoryRecord(seq: entry.seq, entry: try CompactJSONEncoder().encode(entry))
+            return try entry.encoded()
         } catch {
             throw .internalError("cannot encode history entry \(entry.seq): \(error)")
         }
     }
 
-    static func timestamp(_ milliseconds: Int64) -> String {
-        Date(timeIntervalSince1970: Double(milliseconds) / 1000).formatted(.iso8601)
+    /// The start entry's record: the last one's bytes again when the app started the same way.
+    private func startRecord(_ start: StoredEntry<Step>) throws(WebError) -> HistoryRecord {
+        if let last = lastStart.withLock({ $0 }), last.navigation == start.navigation { return last.record }
+        let record = try encoded(start)
+        lastStart.withLock { $0 = (start.navigation, record) }
+        return record
     }
 
     static func storeFailure(_ error: any Error) -> WebError {

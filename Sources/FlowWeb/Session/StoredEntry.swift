@@ -1,20 +1,28 @@
 import FlowCore
+import FlowStore
+import Foundation
 
 /// What the store keeps per history entry: the navigation record (with `adapt`'s decisions, so
 /// a history replays to the same tree) and what the public ``HistoryEntry`` adds to it. The
 /// public entry is derived on reading, so nothing is stored twice.
 ///
-/// Stored as `{"seq", "at", "source", "url"?, "version", "navigation"}`. Entries written by
-/// earlier versions, `{"entry": HistoryEntry, "navigation"}`, are still read.
-struct StoredEntry<Step: FlowStep>: Codable {
+/// Stored as `[at, source, version, url?, navigation]` (``StoredNavigation``), `at` in
+/// milliseconds since 1970; the sequence number is the ``HistoryRecord``'s. The start entry
+/// stores `null` as its time, which is the session's creation time: so every session that starts
+/// the same way stores the same bytes, and ``SessionService`` shares one copy of them.
+///
+/// Entries written by earlier versions are still read: `{"seq", "at", "source", "url"?, "version",
+/// "navigation"}` and `{"entry": HistoryEntry, "navigation"}`, with ISO 8601 times.
+struct StoredEntry<Step: FlowStep> {
     var seq: Int
-    var at: String
+    /// Milliseconds since 1970; `nil` for the session's creation time.
+    var at: Int64?
     var source: HistoryEntry.Source
     var url: String?
     var version: Int
     var navigation: Navigation<Step>
 
-    init(seq: Int, at: String, source: HistoryEntry.Source, url: String?, version: Int, navigation: Navigation<Step>) {
+    init(seq: Int, at: Int64?, source: HistoryEntry.Source, url: String?, version: Int, navigation: Navigation<Step>) {
         self.seq = seq
         self.at = at
         self.source = source
@@ -23,8 +31,28 @@ struct StoredEntry<Step: FlowStep>: Codable {
         self.navigation = navigation
     }
 
-    /// The entry as the JSON API shows it.
-    var entry: HistoryEntry {
+    /// Reads a stored entry, in the current form or an earlier one.
+    init(_ record: HistoryRecord) throws {
+        if record.entry.first == UInt8(ascii: "[") {
+            let stored = try CompactJSONDecoder().decode(Positional.self, from: record.entry)
+            self.init(
+                seq: record.seq, at: stored.at, source: stored.source, url: stored.url, version: stored.version,
+                navigation: stored.navigation.navigation)
+        } else {
+            let legacy = try CompactJSONDecoder().decode(Legacy.self, from: record.entry)
+            self.init(
+                seq: legacy.seq, at: legacy.at, source: legacy.source, url: legacy.url, version: legacy.version, navigation: legacy.navigation)
+        }
+    }
+
+    /// The stored form.
+    func encoded() throws -> HistoryRecord {
+        let stored = Positional(at: at, source: source, url: url, version: version, navigation: StoredNavigation(navigation))
+        return HistoryRecord(seq: seq, entry: try CompactJSONEncoder().encode(stored))
+    }
+
+    /// The entry as the JSON API shows it, in a session created at `createdAt` (milliseconds).
+    func entry(sessionCreatedAt createdAt: Int64) -> HistoryEntry {
         var step: WireStep?
         var from: Int?
         if case .step(let value, let source) = navigation.trigger {
@@ -32,34 +60,79 @@ struct StoredEntry<Step: FlowStep>: Codable {
             from = source?.rawValue
         }
         return HistoryEntry(
-            seq: seq, at: at, source: source, step: step, adaptedStep: navigation.adaptedStep.flatMap { try? WireStep($0) },
-            from: from, url: url, outcome: navigation.outcome, actions: navigation.actions,
-            top: .init(node: navigation.top.rawValue, url: navigation.topURL), version: version)
+            seq: seq, at: Self.timestamp(at ?? createdAt), source: source, step: step,
+            adaptedStep: navigation.adaptedStep.flatMap { try? WireStep($0) }, from: from, url: url, outcome: navigation.outcome,
+            actions: navigation.actions, top: .init(node: navigation.top.rawValue, url: navigation.topURL), version: version)
     }
 
-    private enum CodingKeys: String, CodingKey { case seq, at, source, url, version, navigation, entry }
+    /// `milliseconds` since 1970 as the API shows times (ISO 8601, UTC, seconds).
+    static func timestamp(_ milliseconds: Int64) -> String {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000).formatted(.iso8601)
+    }
 
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        navigation = try container.decode(Navigation<Step>.self, forKey: .navigation)
-        if let legacy = try container.decodeIfPresent(HistoryEntry.self, forKey: .entry) {
-            (seq, at, source, url, version) = (legacy.seq, legacy.at, legacy.source, legacy.url, legacy.version)
-        } else {
-            seq = try container.decode(Int.self, forKey: .seq)
-            at = try container.decode(String.self, forKey: .at)
-            source = try container.decode(HistoryEntry.Source.self, forKey: .source)
-            url = try container.decodeIfPresent(String.self, forKey: .url)
-            version = try container.decode(Int.self, forKey: .version)
+    /// `[at, source, version, url?, navigation]`.
+    private struct Positional: Codable {
+        var at: Int64?
+        var source: HistoryEntry.Source
+        var url: String?
+        var version: Int
+        var navigation: StoredNavigation<Step>
+
+        init(at: Int64?, source: HistoryEntry.Source, url: String?, version: Int, navigation: StoredNavigation<Step>) {
+            self.at = at
+            self.source = source
+            self.url = url
+            self.version = version
+            self.navigation = navigation
+        }
+
+        init(from decoder: any Decoder) throws {
+            var fields = try decoder.unkeyedContainer()
+            at = try fields.decodeIfPresent(Int64.self)
+            source = try fields.decode(HistoryEntry.Source.self)
+            version = try fields.decode(Int.self)
+            url = try fields.decodeIfPresent(String.self)
+            navigation = try fields.decode(StoredNavigation<Step>.self)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var fields = encoder.unkeyedContainer()
+            if let at { try fields.encode(at) } else { try fields.encodeNil() }
+            try fields.encode(source)
+            try fields.encode(version)
+            if let url { try fields.encode(url) } else { try fields.encodeNil() }
+            try fields.encode(navigation)
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(seq, forKey: .seq)
-        try container.encode(at, forKey: .at)
-        try container.encode(source, forKey: .source)
-        try container.encodeIfPresent(url, forKey: .url)
-        try container.encode(version, forKey: .version)
-        try container.encode(navigation, forKey: .navigation)
+    /// The object forms of earlier versions.
+    private struct Legacy: Decodable {
+        var seq: Int
+        var at: Int64
+        var source: HistoryEntry.Source
+        var url: String?
+        var version: Int
+        var navigation: Navigation<Step>
+
+        private enum CodingKeys: String, CodingKey { case seq, at, source, url, version, navigation, entry }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            navigation = try container.decode(Navigation<Step>.self, forKey: .navigation)
+            let time: String
+            if let entry = try container.decodeIfPresent(HistoryEntry.self, forKey: .entry) {
+                (seq, time, source, url, version) = (entry.seq, entry.at, entry.source, entry.url, entry.version)
+            } else {
+                seq = try container.decode(Int.self, forKey: .seq)
+                time = try container.decode(String.self, forKey: .at)
+                source = try container.decode(HistoryEntry.Source.self, forKey: .source)
+                url = try container.decodeIfPresent(String.self, forKey: .url)
+                version = try container.decode(Int.self, forKey: .version)
+            }
+            guard let date = try? Date(time, strategy: .iso8601) else {
+                throw DecodingError.dataCorruptedError(forKey: .at, in: container, debugDescription: "\"\(time)\" is not an ISO 8601 time")
+            }
+            at = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        }
     }
 }
