@@ -1,5 +1,11 @@
+import Synchronization
+
 /// Sessions in memory: for tests, benchmarks and `--store memory`. Lost when the process ends.
-public actor MemorySessionStore: SessionStore {
+///
+/// A lock, not an actor: every operation is a few dictionary accesses, and a request that finds
+/// its session without switching threads is answered on the server's thread, without suspending
+/// its connection.
+public final class MemorySessionStore: SessionStore {
     /// One session: its record and its history in seq order. A class, so the table holds one
     /// reference per session (a dictionary keeps a quarter to a half of its slots empty).
     private final class Stored {
@@ -12,33 +18,38 @@ public actor MemorySessionStore: SessionStore {
         }
     }
 
-    private var sessions: [String: Stored] = [:]
+    /// The sessions by id; ``Stored`` objects are only touched under this lock.
+    private let sessions = Mutex<[String: Stored]>([:])
 
     /// An empty store.
     public init() {}
 
     /// The number of sessions held.
-    public var count: Int { sessions.count }
+    public var count: Int { sessions.withLock { $0.count } }
 
-    public func load(_ id: String) throws(StoreError) -> SessionRecord? { sessions[id]?.record }
+    public func load(_ id: String) throws(StoreError) -> SessionRecord? { sessions.withLock { $0[id]?.record } }
 
     public func create(_ record: SessionRecord, entries: [HistoryRecord]) throws(StoreError) {
-        guard sessions[record.id] == nil else { throw .duplicate(session: record.id) }
-        sessions[record.id] = Stored(record: record, history: entries)
+        try sessions.withLock { (sessions: inout [String: Stored]) throws(StoreError) in
+            guard sessions[record.id] == nil else { throw .duplicate(session: record.id) }
+            sessions[record.id] = Stored(record: record, history: entries)
+        }
     }
 
     public func commit(_ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord]) throws(StoreError) {
-        guard let stored = sessions[record.id], stored.record.version == expectedVersion else {
-            throw .conflict(session: record.id, expected: expectedVersion, found: sessions[record.id]?.record.version)
+        try sessions.withLock { (sessions: inout [String: Stored]) throws(StoreError) in
+            guard let stored = sessions[record.id], stored.record.version == expectedVersion else {
+                throw .conflict(session: record.id, expected: expectedVersion, found: sessions[record.id]?.record.version)
+            }
+            stored.record = record
+            // Grown to fit rather than doubled: histories are many and grow a few entries at a time.
+            stored.history.reserveCapacity(stored.history.count + entries.count)
+            stored.history.append(contentsOf: entries)
         }
-        stored.record = record
-        // Grown to fit rather than doubled: histories are many and grow a few entries at a time.
-        stored.history.reserveCapacity(stored.history.count + entries.count)
-        stored.history.append(contentsOf: entries)
     }
 
     public func history(_ id: String, after: Int, limit: Int) throws(StoreError) -> [HistoryRecord] {
-        guard let entries = sessions[id]?.history else { return [] }
+        guard let entries = sessions.withLock({ $0[id]?.history }) else { return [] }
         // Entries are appended in seq order: binary search for the first after `after`.
         var low = 0
         var high = entries.count
@@ -50,16 +61,18 @@ public actor MemorySessionStore: SessionStore {
     }
 
     public func delete(_ id: String) throws(StoreError) {
-        sessions[id] = nil
+        sessions.withLock { $0[id] = nil }
     }
 
     public func liveCount(now: Int64) throws(StoreError) -> Int {
-        sessions.values.reduce(0) { $0 + ($1.record.expiresAt >= now ? 1 : 0) }
+        sessions.withLock { $0.values.reduce(0) { $0 + ($1.record.expiresAt >= now ? 1 : 0) } }
     }
 
     public func purgeExpired(now: Int64, limit: Int) throws(StoreError) -> Int {
-        let expired = sessions.values.filter { $0.record.expiresAt < now }.prefix(limit).map(\.record.id)
-        for id in expired { try delete(id) }
-        return expired.count
+        sessions.withLock { sessions in
+            let expired = sessions.values.filter { $0.record.expiresAt < now }.prefix(limit).map(\.record.id)
+            for id in expired { sessions[id] = nil }
+            return expired.count
+        }
     }
 }

@@ -134,7 +134,7 @@ struct APITests {
             let (api, _) = try await apiSession(site)
             #expect(try await api.call("DELETE", "/api/v1/session").status == 204)
             #expect(try await api.call("GET", "/api/v1/session").status == 401)
-            #expect(await site.store.count == 0)
+            #expect(site.store.count == 0)
         }
     }
 
@@ -157,7 +157,7 @@ struct APITests {
             let state = try api.object(try await api.call("GET", "/api/v1/session"))
             #expect(state["version"] as? Int == 65)
             let bearer = try #require(api.bearer)
-            let record = try #require(try await site.store.load(bearer))
+            let record = try #require(try site.store.load(bearer))
             let tree = try NavigationTree(json: record.tree, registry: site.app.flows.registry)
             let pushed = tree.pages.filter { $0.page.name == "item" }.compactMap { $0.page.as(ItemPage.self)?.id }
             #expect(Set(pushed) == Set(1...64) && pushed.count == 64)
@@ -174,11 +174,11 @@ struct APITests {
             try await browser.follow(">Options<", on: "/b")
             _ = try await browser.get("/a")
             let id = try #require(browser.cookie("flowserver_session"))
-            let records = try await site.store.history(id, after: 0, limit: 500)
+            let records = try site.store.history(id, after: 0, limit: 500)
             let navigations = try records.map { try StoredEntry<WebStep>($0).navigation }
             let coordinator = Coordinator(app: site.app.flows)
             let rebuilt = try await coordinator.replay(navigations)
-            let record = try #require(try await site.store.load(id))
+            let record = try #require(try site.store.load(id))
             #expect(rebuilt == (try NavigationTree(json: record.tree, appData: record.appData, registry: site.app.flows.registry)))
             #expect(navigations.count == 6)
         }
@@ -208,8 +208,8 @@ struct APITests {
             let api = API(browser: browser)
             let before = try await api.call("GET", "/api/v1/session/history").text
             let id = try #require(browser.cookie("flowserver_session"))
-            let record = try #require(try await site.store.load(id))
-            let legacy = try await site.store.history(id, after: 0, limit: 500).map { stored in
+            let record = try #require(try site.store.load(id))
+            let legacy = try site.store.history(id, after: 0, limit: 500).map { stored in
                 let current = try StoredEntry<WebStep>(stored)
                 let entry = current.entry(sessionCreatedAt: record.createdAt)
                 let bytes = form == 1
@@ -219,8 +219,8 @@ struct APITests {
                 #expect(bytes.count > stored.entry.count)
                 return HistoryRecord(seq: stored.seq, entry: bytes)
             }
-            try await site.store.delete(id)
-            try await site.store.create(record, entries: legacy)
+            try site.store.delete(id)
+            try site.store.create(record, entries: legacy)
             #expect(try await api.call("GET", "/api/v1/session/history").text == before)
         }
     }
@@ -233,7 +233,7 @@ struct APITests {
             var starts: [HistoryRecord] = []
             for browser in [first, second] {
                 let id = try #require(browser.cookie("flowserver_session"))
-                starts += try await site.store.history(id, after: 0, limit: 1)
+                starts += try site.store.history(id, after: 0, limit: 1)
             }
             #expect(starts.count == 2)
             #expect(starts[0] == starts[1])
@@ -243,7 +243,7 @@ struct APITests {
             for browser in [first, second] {
                 let history = try await API(browser: browser).call("GET", "/api/v1/session/history").text
                 let id = try #require(browser.cookie("flowserver_session"))
-                let created = try #require(try await site.store.load(id)).createdAt
+                let created = try #require(try site.store.load(id)).createdAt
                 #expect(history.contains(#""at":"\#(StoredEntry<WebStep>.timestamp(created))""#))
             }
         }

@@ -169,11 +169,11 @@ struct ExpiryTests {
             let recent = TestBrowser(port: site.port)
             _ = try await recent.get("/")
             site.clock.advance(seconds: 30)  // old: 75 s idle, recent: 30 s
-            #expect(await site.store.count == 2)
+            #expect(site.store.count == 2)
             let purger = SessionPurger(store: site.store, batchSize: 1, clock: { site.clock.now })
             #expect(try await purger.purgeOnce() == 1)
-            #expect(await site.store.count == 1)
-            #expect(try await site.store.load(try #require(recent.cookie("flowserver_session"))) != nil)
+            #expect(site.store.count == 1)
+            #expect(try site.store.load(try #require(recent.cookie("flowserver_session"))) != nil)
         }
     }
 }

@@ -37,7 +37,7 @@ struct StepTests {
                 #expect(try await browser.get("/greeting").text.contains("greetings: \(expected)"))
             }
             let id = try #require(browser.cookie("flowserver_session"))
-            let record = try #require(try await site.store.load(id))
+            let record = try #require(try site.store.load(id))
             #expect(String(decoding: record.appData, as: UTF8.self) == #"{"greetings":2}"#)
             let (other, list) = try await started(site)
             let fields = [("_from", try #require(list.hidden("_from"))), ("_r", try #require(list.hidden("_r"))),

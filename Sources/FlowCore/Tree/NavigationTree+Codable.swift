@@ -86,11 +86,11 @@ extension PageNode: Codable {
             guard container.contains(.params) else { return AnyPage(try CompactJSONDecoder().decode(P.self, from: NavigationTree.empty)) }
             return AnyPage(try container.decode(P.self, forKey: .params))
         }
-        id = try container.decode(NodeID.self, forKey: .node)
-        page = try decodeParams(type)
-        embedded = try container.decodeIfPresent([FlowNode].self, forKey: .embedded) ?? []
-        allowStepWhenNotPresented = try container.decodeIfPresent(Bool.self, forKey: .allowNotPresented) ?? false
-        allowStepWhenDismissed = try container.decodeIfPresent(Bool.self, forKey: .allowDismissed) ?? false
+        self.init(
+            id: try container.decode(NodeID.self, forKey: .node), page: try decodeParams(type),
+            allowStepWhenNotPresented: try container.decodeIfPresent(Bool.self, forKey: .allowNotPresented) ?? false,
+            allowStepWhenDismissed: try container.decodeIfPresent(Bool.self, forKey: .allowDismissed) ?? false,
+            embedded: try container.decodeIfPresent([FlowNode].self, forKey: .embedded) ?? [])
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -72,12 +72,33 @@ extension FlowNode {
 
     /// The attachments leading from this flow down to `target` (empty when it is this flow).
     func path(to target: NodeID) -> [(flow: NodeID, via: Attachment)]? {
-        if id == target { return [] }
-        for (index, child) in children.enumerated() {
-            if let rest = child.path(to: target) { return [(id, .child(index))] + rest }
+        var path: [(flow: NodeID, via: Attachment)] = []
+        return appendPath(to: target, into: &path) { ($0.id, $1) } ? path : nil
+    }
+
+    /// Appends `element(flow, attachment)` for each flow from this one down to `target` to
+    /// `path`; `false` (and `path` unchanged) when `target` is not below.
+    func appendPath<Element>(
+        to target: NodeID, into path: inout [Element], _ element: (FlowNode, Attachment) -> Element
+    ) -> Bool {
+        if id == target { return true }
+        for index in children.indices {
+            path.append(element(self, .child(index)))
+            if children[index].appendPath(to: target, into: &path, element) { return true }
+            path.removeLast()
         }
-        if let presented, let rest = presented.path(to: target) { return [(id, .presented)] + rest }
-        return nil
+        if let presented {
+            path.append(element(self, .presented))
+            if presented.appendPath(to: target, into: &path, element) { return true }
+            path.removeLast()
+        }
+        return false
+    }
+
+    /// Calls `body` with every page of the subtree, in the order of ``NavigationTree/pages``.
+    func forEachPage(_ body: (PageNode) -> Void) {
+        for child in children { child.forEachPage(body) }
+        presented?.forEachPage(body)
     }
 
     func findFlow(_ target: NodeID) -> FlowNode? {
@@ -138,15 +159,29 @@ extension PageNode {
 }
 
 extension TreeNode {
-    /// Attachments from this node's parent flow onwards; `[]` when this node is the target.
-    func path(to target: NodeID) -> [(flow: NodeID, via: Attachment)]? {
+    /// Appends the attachments below this node down to `target` (none when this node is the
+    /// target); `false` when `target` is not in this subtree.
+    func appendPath<Element>(
+        to target: NodeID, into path: inout [Element], _ element: (FlowNode, Attachment) -> Element
+    ) -> Bool {
         switch self {
         case .page(let page):
-            if page.id == target { return [] }
-            for flow in page.embedded { if let rest = flow.path(to: target) { return rest } }
-            return nil
+            if page.id == target { return true }
+            for flow in page.embedded where flow.appendPath(to: target, into: &path, element) { return true }
+            return false
         case .flow(let flow):
-            return flow.path(to: target)
+            return flow.appendPath(to: target, into: &path, element)
+        }
+    }
+
+    /// Calls `body` with every page of the subtree, a page before its embedded flows' pages.
+    func forEachPage(_ body: (PageNode) -> Void) {
+        switch self {
+        case .page(let page):
+            body(page)
+            for flow in page.embedded { flow.forEachPage(body) }
+        case .flow(let flow):
+            flow.forEachPage(body)
         }
     }
 
@@ -182,7 +217,7 @@ extension NavigationTree {
     /// Every page, depth first.
     public var pages: [PageNode] {
         var pages: [PageNode] = []
-        forEachNode { node, _ in if case .page(let page) = node { pages.append(page) } }
+        root.forEachPage { pages.append($0) }
         return pages
     }
 
@@ -195,9 +230,12 @@ extension NavigationTree {
 
     /// The pages whose URL is `url`: the top first, then visible ones, then the most recent.
     public func pages(at url: String) -> [PageNode] {
+        var matches: [PageNode] = []
+        root.forEachPage { page in if page.url == url { matches.append(page) } }
+        guard matches.count > 1 else { return matches }
         let visible = visiblePages
         let topID = top?.id
-        return pages.filter { $0.url == url }.sorted { a, b in
+        return matches.sorted { a, b in
             let rankA = a.id == topID ? 0 : visible.contains(a.id) ? 1 : 2
             let rankB = b.id == topID ? 0 : visible.contains(b.id) ? 1 : 2
             return rankA != rankB ? rankA < rankB : a.id > b.id
@@ -223,6 +261,14 @@ extension NavigationTree {
 
     /// The flows from the root down to node `id`, each with how the next node hangs from it.
     public func path(to id: NodeID) -> [(flow: NodeID, via: Attachment)]? { root.path(to: id) }
+
+    /// The flows leading from the root down to node `id`, each with how the next node hangs
+    /// from it, as ``path(to:)`` gives their ids; `nil` when `id` is not in the tree. One walk
+    /// where `path(to:)` and ``flow(_:)`` for each step would take several.
+    public func ancestry(of id: NodeID) -> [(flow: FlowNode, via: Attachment)]? {
+        var ancestry: [(flow: FlowNode, via: Attachment)] = []
+        return root.appendPath(to: id, into: &ancestry) { ($0, $1) } ? ancestry : nil
+    }
 
     func forEachNode(_ body: (TreeNode, NodeID?) -> Void) {
         root.forEachNode(parent: nil, body)

@@ -3,16 +3,24 @@ public struct PageNode: Sendable, Hashable {
     /// The node's id.
     public let id: NodeID
     /// The page and its params.
-    public internal(set) var page: AnyPage
+    public let page: AnyPage
     /// Steps from this page while it is hidden are navigated without unwinding to it.
     public internal(set) var allowStepWhenNotPresented: Bool
     /// Steps from this page still count after it left the tree.
     public internal(set) var allowStepWhenDismissed: Bool
     /// Child flows shown inside this page (`.embed`); they end when the page leaves.
     public internal(set) var embedded: [FlowNode]
+    /// The page's URL path, derived from its params once (every request looks pages up by URL).
+    public let url: String
 
-    /// The page's URL path, derived from its params.
-    public var url: String { page.path }
+    init(id: NodeID, page: AnyPage, allowStepWhenNotPresented: Bool, allowStepWhenDismissed: Bool, embedded: [FlowNode]) {
+        self.id = id
+        self.page = page
+        self.allowStepWhenNotPresented = allowStepWhenNotPresented
+        self.allowStepWhenDismissed = allowStepWhenDismissed
+        self.embedded = embedded
+        url = page.path
+    }
 }
 
 /// A flow in the tree: its state, what its container holds, and what it presents.

@@ -74,7 +74,7 @@ public struct PageContext: Sendable {
 
 /// Renders the pages of one type; built once per registered type, so rendering needs no casts
 /// to protocols with associated types.
-struct PageRenderer: Sendable {
+final class PageRenderer: Sendable {
     let template: String
     let title: @Sendable (any Page) -> String
     let model: @Sendable (any Page, PageContext) throws -> TemplateValue

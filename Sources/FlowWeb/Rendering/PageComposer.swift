@@ -24,28 +24,32 @@ struct PageComposer<Step: FlowStep>: Sendable {
     /// The HTML of the session's top page.
     func render(_ session: LoadedSession, notice: String?, status: HTTPStatus = .ok, form: FormState? = nil) throws(WebError) -> Response {
         let tree = session.tree
-        guard let top = tree.top, let path = tree.path(to: top.id) else { throw .internalError("the session shows no page") }
+        guard let top = tree.top, let topAncestry = tree.ancestry(of: top.id) else { throw .internalError("the session shows no page") }
+        let topTitle = title(top)
         // The page that carries the chrome: the top, or, under a modal, the page it is presented over.
         var base = top
+        var baseTitle = topTitle
+        var baseAncestry = topAncestry
         var modal: TemplateValue = .null
-        if let presenter = path.lastIndex(where: { $0.via == .presented }).map({ path[$0].flow }),
-            let below = tree.flow(presenter).flatMap({ Self.containerTop($0) }) {
-            base = below
+        if let presenter = topAncestry.last(where: { $0.via == .presented })?.flow, let below = Self.containerTop(presenter),
+            let belowAncestry = tree.ancestry(of: below.id)
+        {
+            (base, baseTitle, baseAncestry) = (below, title(below), belowAncestry)
             modal = [
-                "html": .string(try fragment(top, session, form: form)), "title": .string(title(top)),
+                "html": .string(try fragment(top, session, form: form)), "title": .string(topTitle),
                 "close": app.renderers[top.page.name]?.modalClosable == false ? .null : .string(below.url),
-                "back": backURL(of: top, in: tree).map { .string($0) } ?? .null,
+                "back": backURL(of: top, owner: topAncestry.last?.flow).map { .string($0) } ?? .null,
             ]
         }
         let context: TemplateValue = [
             "siteName": .string(app.siteName),
-            "title": .string(title(top) + " · " + app.siteName),
+            "title": .string(topTitle + " · " + app.siteName),
             "notice": notice.map { .string($0) } ?? .null,
             "main": [
-                "html": .string(try fragment(base, session, form: form)), "title": .string(title(base)),
-                "back": backURL(of: base, in: tree).map { .string($0) } ?? .null,
+                "html": .string(try fragment(base, session, form: form)), "title": .string(baseTitle),
+                "back": backURL(of: base, owner: baseAncestry.last?.flow).map { .string($0) } ?? .null,
             ],
-            "tabBar": tabBar(for: base, in: tree),
+            "tabBar": tabBar(in: baseAncestry, of: tree),
             "modal": modal,
             "csrf": .string(session.record.csrfToken),
         ]
@@ -92,10 +96,9 @@ struct PageComposer<Step: FlowStep>: Sendable {
         app.renderers[page.page.name]?.title(page.page.base) ?? page.page.name
     }
 
-    /// The previous page of the page's stack (a split's master for its detail).
-    private func backURL(of page: PageNode, in tree: NavigationTree) -> String? {
-        guard let owner = tree.owner(ofPage: page.id).flatMap({ tree.flow($0) }),
-            owner.container == .stack || owner.container == .split,
+    /// The previous page in the stack of `owner`, the page's flow (a split's master for its detail).
+    private func backURL(of page: PageNode, owner: FlowNode?) -> String? {
+        guard let owner, owner.container == .stack || owner.container == .split,
             let index = owner.children.firstIndex(where: { $0.id == page.id }), index > 0,
             case .page(let previous) = owner.children[index - 1]
         else { return nil }
@@ -103,10 +106,8 @@ struct PageComposer<Step: FlowStep>: Sendable {
     }
 
     /// The tab bar of the nearest tabs flow above the page, or `null`.
-    private func tabBar(for page: PageNode, in tree: NavigationTree) -> TemplateValue {
-        guard let path = tree.path(to: page.id),
-            let tabsFlow = path.reversed().lazy.compactMap({ tree.flow($0.flow) }).first(where: { $0.container == .tabs })
-        else { return .null }
+    private func tabBar(in ancestry: [(flow: FlowNode, via: Attachment)], of tree: NavigationTree) -> TemplateValue {
+        guard let tabsFlow = ancestry.last(where: { $0.flow.container == .tabs })?.flow else { return .null }
         let tabs = tabsFlow.children.enumerated().compactMap { index, child -> TemplateValue? in
             guard case .flow(let tab) = child, let visible = Self.containerTop(tab) else { return nil }
             let title = app.tabTitle?(tab, tree) ?? firstPageTitle(of: tab) ?? tab.flow.name

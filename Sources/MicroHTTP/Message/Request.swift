@@ -89,7 +89,8 @@ struct RequestTarget {
 
     init(parsing target: String) throws(HTTPParseError) {
         var text = Substring(target)
-        if let scheme = ["http://", "https://"].first(where: { text.lowercased().hasPrefix($0) }) {
+        // Origin-form (`/path`), what nearly every request uses, skips the absolute-form check.
+        if text.utf8.first != UInt8(ascii: "/"), let scheme = ["http://", "https://"].first(where: { text.lowercased().hasPrefix($0) }) {
             // absolute-form (RFC 9112 §3.2.2): drop scheme and authority.
             let afterAuthority = text.dropFirst(scheme.count)
             text = afterAuthority.firstIndex(where: { $0 == "/" || $0 == "?" })
@@ -104,13 +105,13 @@ struct RequestTarget {
         rawQuery = question.map { String(text[text.index(after: $0)...]) }
         var segments: [String] = []
         var offset = 1
-        for raw in pathPart.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+        for raw in pathPart.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
             do {
-                segments.append(try PercentDecoding.decode(raw.utf8, plusAsSpace: false, location: "path"))
+                segments.append(try PercentDecoding.decode(raw, plusAsSpace: false, location: "path"))
             } catch {
                 throw HTTPParseError(error.code, in: "path", at: error.offset.map { $0 + offset })
             }
-            offset += raw.utf8.count + 1
+            offset += raw.count + 1
         }
         if segments == [""] { segments = [] }
         self.segments = segments

@@ -8,6 +8,12 @@ public enum PercentDecoding {
     public static func decode<Bytes: Collection<UInt8>>(
         _ text: Bytes, plusAsSpace: Bool, location: @autoclosure () -> String
     ) throws(HTTPParseError) -> String {
+        // Most paths and names have nothing to decode: validate them in one pass.
+        if !text.contains(where: { $0 == UInt8(ascii: "%") || $0 == 0 || (plusAsSpace && $0 == UInt8(ascii: "+")) }),
+            let string = String(validating: text, as: UTF8.self)
+        {
+            return string
+        }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.count)
         var index = text.startIndex
