@@ -97,12 +97,13 @@ struct RequestTarget {
                 .map { afterAuthority[$0...] } ?? "/"
             if text.first == "?" { text = "/" + text }
         }
-        guard text.first == "/" else { throw HTTPParseError(.invalidTarget, in: "request target") }
-        if let hash = text.firstIndex(of: "#") { text = text[..<hash] }
-        let question = text.firstIndex(of: "?")
+        guard text.utf8.first == UInt8(ascii: "/") else { throw HTTPParseError(.invalidTarget, in: "request target") }
+        // Scanned as bytes: `#` and `?` are ASCII, and byte indices are valid string indices here.
+        if let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) { text = text[..<hash] }
+        let question = text.utf8.firstIndex(of: UInt8(ascii: "?"))
         let pathPart = text[..<(question ?? text.endIndex)]
         rawPath = String(pathPart)
-        rawQuery = question.map { String(text[text.index(after: $0)...]) }
+        rawQuery = question.map { String(text[text.utf8.index(after: $0)...]) }
         var segments: [String] = []
         var offset = 1
         for raw in pathPart.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {

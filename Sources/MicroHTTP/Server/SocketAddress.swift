@@ -32,11 +32,11 @@ struct SocketAddress {
     static func describe(_ address: UnsafePointer<sockaddr>) -> String? {
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         switch Int32(address.pointee.sa_family) {
-        case AF_INET:
+        case AF_INET:  // formatted by hand: this runs for every request
             return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { v4 in
-                var ip = v4.pointee.sin_addr
-                guard inet_ntop(AF_INET, &ip, &text, socklen_t(text.count)) != nil else { return nil }
-                return "\(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)):\(UInt16(bigEndian: v4.pointee.sin_port))"
+                let ip = UInt32(bigEndian: v4.pointee.sin_addr.s_addr)
+                return String(ip >> 24) + "." + String(ip >> 16 & 0xFF) + "." + String(ip >> 8 & 0xFF) + "." + String(ip & 0xFF)
+                    + ":" + String(UInt16(bigEndian: v4.pointee.sin_port))
             }
         case AF_INET6:
             return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { v6 in
