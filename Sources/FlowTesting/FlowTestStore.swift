@@ -72,7 +72,7 @@ public final class FlowTestStore<Step: FlowStep> {
     }
 
     /// The id of the page at `url` nearest the top.
-    public func page(at url: String) -> NodeID? { tree.pages(at: url).first?.id }
+    public func page(at url: String) -> NodeID? { tree.page(at: url)?.id }
 
     private func check(
         _ navigation: Navigation<Step>, outcome: NavigationOutcome?, actions: [String]?, tree expected: String,

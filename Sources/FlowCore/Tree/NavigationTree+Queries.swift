@@ -228,6 +228,13 @@ extension NavigationTree {
         return flows
     }
 
+    /// The page a visit to `url` shows: the first of ``pages(at:)``, found without walking the
+    /// tree when it is the top (a refresh, the usual case).
+    public func page(at url: String) -> PageNode? {
+        if let top, top.url == url { return top }
+        return pages(at: url).first
+    }
+
     /// The pages whose URL is `url`: the top first, then visible ones, then the most recent.
     public func pages(at url: String) -> [PageNode] {
         var matches: [PageNode] = []

@@ -114,7 +114,7 @@ extension FlowWebResponder {
         let (_, updated) = try await sessions.update(session.record.id) { [self] (current: inout LoadedSession) async throws(WebError) in
             let navigation: Navigation<Step>
             do {
-                if let page = current.tree.pages(at: path).first {
+                if let page = current.tree.page(at: path) {
                     navigation = try sessions.coordinator.visit(page.id, in: &current.tree)
                 } else if let deepLink {
                     navigation = try await sessions.coordinator.apply(deepLink, to: &current.tree)

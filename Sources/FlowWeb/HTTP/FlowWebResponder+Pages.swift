@@ -27,10 +27,10 @@ extension FlowWebResponder {
         let notice = (try? request.queryItems)?.contains { $0.name == "_notice" && $0.value == "stale" } == true ? Self.staleNotice : nil
         let path = request.path
         if path == "/" { return (redirect(session.tree.top?.url ?? "/"), session) }
-        if let target = session.tree.pages(at: path).first {
+        if let target = session.tree.page(at: path) {
             guard target.id != session.tree.top?.id else { return (try composer.render(session, notice: notice), session) }
             let (_, updated) = try await sessions.update(session.record.id) { [self] (current: inout LoadedSession) async throws(WebError) in
-                guard let page = current.tree.pages(at: path).first else { return .init(result: ()) }
+                guard let page = current.tree.page(at: path) else { return .init(result: ()) }
                 let navigation: Navigation<Step>
                 do { navigation = try sessions.coordinator.visit(page.id, in: &current.tree) } catch { throw .internalError("\(error)") }
                 guard !navigation.actions.isEmpty else { return .init(result: ()) }
