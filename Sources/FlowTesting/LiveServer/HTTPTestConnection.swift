@@ -48,13 +48,13 @@ public final class TestConnection {
                 connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard result == 0 else {
-            Foundation.close(socket)
-            throw TestConnectionError(description: "connect to port \(port) failed: errno \(errno)")
-        }
+        // No close here: the object is fully initialized, so throwing runs `deinit`, which closes
+        // the socket. Closing it here too closed whatever another thread had opened under the
+        // same number meanwhile (seen as `send failed: errno 9` in a parallel test).
+        guard result == 0 else { throw TestConnectionError(description: "connect to port \(port) failed: errno \(errno)") }
     }
 
-    deinit { Foundation.close(socket) }
+    deinit { if socket >= 0 { Foundation.close(socket) } }
 
     /// Sends text as is.
     public func send(_ text: String) throws { try send(Array(text.utf8)) }
