@@ -1,8 +1,14 @@
 /// Runs a ``Program`` into one growing byte buffer.
 ///
 /// The hot tables are read through buffer pointers that ``render(_:template:context:capacity:)``
-/// holds open for the whole render, so the loop retains nothing.
+/// holds open for the whole render, and context values are read in place through pointers (see
+/// ``ValuePointer``), so the loop retains nothing.
 struct Renderer: ~Copyable {
+    /// Where a context value lives: inside the render's context, which the caller keeps alive and
+    /// nobody mutates while it renders, so the array buffers holding its lists and fields stay
+    /// where they are. Values are read in place, without a copy (and its retain and release).
+    typealias ValuePointer = UnsafePointer<TemplateValue>
+
     /// Expansions of partials and parents deeper than this render nothing: data-driven
     /// recursion stops there instead of exhausting the stack.
     static let maximumDepth = 100
@@ -16,9 +22,11 @@ struct Renderer: ~Copyable {
                         withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(paths.count, 1)) { hints in
                             hints.initialize(repeating: 0)
                             let tables = Tables(instructions: instructions, bytes: bytes, paths: paths, names: names, hints: hints.baseAddress!)
-                            var renderer = Renderer(program: program, tables: tables, context: context, capacity: capacity)
-                            renderer.render(template: template)
-                            return renderer.output.bytes()
+                            return withUnsafePointer(to: context) { root in
+                                var renderer = Renderer(program: program, tables: tables, context: root, capacity: capacity)
+                                renderer.render(template: template)
+                                return renderer.output.bytes()
+                            }
                         }
                     }
                 }
@@ -44,14 +52,14 @@ struct Renderer: ~Copyable {
     let names: UnsafeBufferPointer<KeyPath.Name>
     let hints: UnsafeMutablePointer<Int32>
     var output: OutputBuffer
-    var stack: [TemplateValue]
+    var stack: [ValuePointer]
     var indentation: [UInt8] = []
     /// Block overrides in force, innermost parent last; the first match from the front wins
     /// (the outermost template's overrides take precedence).
     var overrides: [Program.Override] = []
     var depth = 0
 
-    private init(program: Program, tables: Tables, context: TemplateValue, capacity: Int) {
+    private init(program: Program, tables: Tables, context: ValuePointer, capacity: Int) {
         self.program = program
         instructions = tables.instructions
         bytes = tables.bytes
@@ -79,10 +87,10 @@ struct Renderer: ~Copyable {
                 if let value = lookUp(Int(path)) { interpolate(value, escaped: escaped) }
                 pc += 1
             case .section(let path, let bodyEnd, let inverted):
-                let value = lookUp(Int(path)) ?? .null
+                let value = lookUp(Int(path))
                 if inverted {
-                    if !value.isTruthy { run(from: pc + 1, to: Int(bodyEnd)) }
-                } else {
+                    if !(value?.pointee.isTruthy ?? false) { run(from: pc + 1, to: Int(bodyEnd)) }
+                } else if let value {
                     section(value, from: pc + 1, to: Int(bodyEnd))
                 }
                 pc = Int(bodyEnd)
@@ -112,15 +120,18 @@ struct Renderer: ~Copyable {
         }
     }
 
-    private mutating func section(_ value: TemplateValue, from start: Int, to end: Int) {
-        switch value {
+    private mutating func section(_ value: ValuePointer, from start: Int, to end: Int) {
+        switch value.pointee {
         case .null, .bool(false):
             return
         case .list(let items):
-            for item in items {
-                stack.append(item)
-                run(from: start, to: end)
-                stack.removeLast()
+            items.withUnsafeBufferPointer { items in
+                guard let first = items.baseAddress else { return }
+                for index in 0..<items.count {
+                    stack.append(first + index)
+                    run(from: start, to: end)
+                    stack.removeLast()
+                }
             }
         default:
             stack.append(value)
@@ -147,15 +158,15 @@ struct Renderer: ~Copyable {
     /// The value of a path: its first name is searched from the innermost context outwards,
     /// the rest inside what was found.
     @inline(__always)
-    private func lookUp(_ path: Int) -> TemplateValue? {
+    private func lookUp(_ path: Int) -> ValuePointer? {
         let range = paths[path]
         guard range.start < range.end else { return stack.last }
         let first = names[Int(range.start)]
-        var found: TemplateValue?
+        var found: ValuePointer?
         var index = stack.count - 1
         while index >= 0 {
-            if case .object(let object) = stack[index],
-                let value = object.value(forKey: first.text, tag: first.tag, hint: &hints[path])
+            if case .object(let object) = stack[index].pointee,
+                let value = object.valuePointer(forKey: first.text, tag: first.tag, hint: &hints[path])
             {
                 found = value
                 break
@@ -166,7 +177,10 @@ struct Renderer: ~Copyable {
         var next = Int(range.start) + 1
         while next < Int(range.end) {
             let name = names[next]
-            guard case .object(let object) = value, let inner = object[name.text, tag: name.tag] else { return nil }
+            var noHint: Int32 = 0
+            guard case .object(let object) = value.pointee,
+                let inner = object.valuePointer(forKey: name.text, tag: name.tag, hint: &noHint)
+            else { return nil }
             value = inner
             next += 1
         }
@@ -174,14 +188,18 @@ struct Renderer: ~Copyable {
     }
 
     @inline(__always)
-    private mutating func interpolate(_ value: TemplateValue, escaped: Bool) {
-        switch value {
+    private mutating func interpolate(_ value: ValuePointer, escaped: Bool) {
+        switch value.pointee {
         case .null, .list, .object:
             return
-        case .string(var text):
+        case .string(let text):
             if text.isEmpty { return }
             beginLine()
-            text.withUTF8 { bytes in
+            if let _ = text.utf8.withContiguousStorageIfAvailable({ bytes in
+                if escaped { output.appendEscaped(bytes) } else { output.append(bytes) }
+            }) { return }
+            var copy = text  // a bridged string without contiguous UTF-8
+            copy.withUTF8 { bytes in
                 if escaped { output.appendEscaped(bytes) } else { output.append(bytes) }
             }
         case .int(let number):

@@ -63,23 +63,31 @@ public struct TemplateObject: Sendable, Hashable, ExpressibleByDictionaryLiteral
         }
     }
 
-    /// The value of `key`, looked for first at position `hint`, which is updated to where it
-    /// was found.
+    /// Where the value of `key` is stored, looked for first at position `hint`, which is
+    /// updated to where it was found. The pointer stays valid while this object's storage is
+    /// alive and unchanged (the renderer reads a context it does not mutate).
     @inline(__always)
-    func value(forKey key: String, tag: UInt32, hint: inout Int32) -> TemplateValue? {
+    func valuePointer(forKey key: String, tag: UInt32, hint: inout Int32) -> UnsafePointer<TemplateValue>? {
         storage.withUnsafeBufferPointer { fields in
+            guard let base = fields.baseAddress else { return nil }
             let guess = Int(hint)
-            if guess < fields.count, fields[guess].tag == tag, fields[guess].key == key { return fields[guess].value }
+            if guess < fields.count, fields[guess].tag == tag, fields[guess].key == key { return Self.value(in: base + guess) }
             var index = 0
             while index < fields.count {
                 if fields[index].tag == tag && fields[index].key == key {
                     hint = Int32(truncatingIfNeeded: index)
-                    return fields[index].value
+                    return Self.value(in: base + index)
                 }
                 index += 1
             }
             return nil
         }
+    }
+
+    /// The address of a field's value.
+    @inline(__always)
+    private static func value(in field: UnsafePointer<Field>) -> UnsafePointer<TemplateValue> {
+        (UnsafeRawPointer(field) + MemoryLayout<Field>.offset(of: \Field.value)!).assumingMemoryBound(to: TemplateValue.self)
     }
 
     /// Appends a field without checking for an existing key (encoders write each key once).
