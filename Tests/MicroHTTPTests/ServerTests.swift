@@ -1,6 +1,7 @@
 import Foundation
 import FlowTesting
 import MicroHTTP
+import Synchronization
 import Testing
 
 /// The small app these tests serve.
@@ -104,6 +105,34 @@ struct ServerTests {
             }
             #expect(statuses == Array(repeating: 200, count: 20))
         }
+    }
+
+    @Test("an immediate answer is served without a task, the others through respond(to:), on one kept-alive connection")
+    func immediateResponses() async throws {
+        /// Answers `/now` at once and everything else (after a suspension) through `respond(to:)`.
+        final class SometimesImmediate: HTTPResponder {
+            let asyncCalls = Mutex(0)
+            func respond(to request: Request) async -> Response {
+                asyncCalls.withLock { $0 += 1 }
+                await Task.yield()
+                return .text("later \(request.path)")
+            }
+            func immediateResponse(to request: Request) -> Response? {
+                request.path == "/now" ? .text("now", status: .created) : nil
+            }
+        }
+        let responder = SometimesImmediate()
+        try await withServer(responder: responder) { server throws in
+            let answers = try await onThread { () -> [String] in
+                let connection = try TestConnection(port: server.port)
+                return try ["/now", "/other", "/now", "/now", "/other"].map { path in
+                    let response = try connection.request("GET", path)
+                    return "\(response.status) \(response.text)"
+                }
+            }
+            #expect(answers == ["201 now\n", "200 later /other\n", "201 now\n", "201 now\n", "200 later /other\n"])
+        }
+        #expect(responder.asyncCalls.withLock { $0 } == 2)
     }
 
     @Test("bodies of 0 bytes and exactly the limit are received whole", arguments: [0, 1, 70_000, 1 << 20])

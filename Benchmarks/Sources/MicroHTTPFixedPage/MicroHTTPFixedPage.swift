@@ -11,10 +11,13 @@ import Glibc
 @main
 enum MicroHTTPFixedPage {
     struct FixedPage: HTTPResponder {
-        let page: [UInt8]
-        func respond(to request: Request) async -> Response {
-            Response(status: .ok, headers: ["Content-Type": "text/html; charset=utf-8"], body: page)
-        }
+        let page: Response
+
+        init(page: [UInt8]) { self.page = Response(status: .ok, headers: ["Content-Type": "text/html; charset=utf-8"], body: page) }
+
+        func respond(to request: Request) async -> Response { page }
+
+        func immediateResponse(to request: Request) -> Response? { page }
     }
 
     static func main() async throws {

@@ -7,9 +7,22 @@
 /// }
 /// let server = HTTPServer(configuration: .init(port: 0), responder: Hello())
 /// ```
+///
+/// A responder that can often answer without waiting (a fixed page, a cache hit, a health check)
+/// also implements ``immediateResponse(to:)``: the server then queues that answer on the spot,
+/// without starting a task for ``respond(to:)``.
 public protocol HTTPResponder: Sendable {
     /// The answer to `request`.
     func respond(to request: Request) async -> Response
+
+    /// The answer to `request` when it is ready without waiting, or `nil` to have
+    /// ``respond(to:)`` called. The server asks this first, on its own thread, so it must not
+    /// block. The default answers `nil`.
+    func immediateResponse(to request: Request) -> Response?
+}
+
+extension HTTPResponder {
+    public func immediateResponse(to request: Request) -> Response? { nil }
 }
 
 /// A responder made of a closure.

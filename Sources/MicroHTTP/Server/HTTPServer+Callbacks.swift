@@ -129,8 +129,9 @@ extension HTTPServer {
             return reject(context, RequestRejection(status: .badRequest, message: "Bad request: \(error)"))
         }
         context.body = []
-        context.stage = .waiting
         let responder = self.responder
+        if let response = responder.immediateResponse(to: request) { return queue(response, for: context) }
+        context.stage = .waiting
         // Runs on this thread until the responder first suspends: a responder that answers
         // without waiting is answered right here, with no suspension and no thread hop.
         Task.immediate {
