@@ -49,6 +49,24 @@ struct PageTests {
         }
     }
 
+    @Test("reading pages keeps a session alive: only a session unused for its whole lifetime expires")
+    func readingIsUse() async throws {
+        try await withSite(sessionTTL: 60) { site in
+            let browser = try await startedBrowser(site)
+            let id = try #require(browser.cookie("flowserver_session"))
+            let top = try #require(try await browser.get("/").header("Location"))
+            for _ in 0..<3 {  // 150 s in all, never 60 s without a request
+                site.clock.advance(seconds: 50)
+                let page = try await browser.get(top)
+                #expect(page.status == 200 && page.header("Set-Cookie") == nil)
+            }
+            #expect(browser.cookie("flowserver_session") == id)
+            site.clock.advance(seconds: 61)
+            _ = try await browser.get(top)
+            #expect(browser.cookie("flowserver_session") != id)
+        }
+    }
+
     @Test("a link step pushes a page with a Back link; Back (a visit) pops it and records a visit")
     func linkAndBack() async throws {
         try await withSite { site in

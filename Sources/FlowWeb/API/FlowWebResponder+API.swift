@@ -68,12 +68,12 @@ extension FlowWebResponder {
             guard parts.count == 2, parts[0].lowercased() == "bearer" else {
                 throw .unauthorized("Use \"Authorization: Bearer <session id>\".")
             }
-            guard let session = try await sessions.load(String(parts[1])) else {
+            guard let session = try await sessions.loadForUse(String(parts[1])) else {
                 throw .unauthorized("This session does not exist or has expired; create one with POST /api/v1/sessions.")
             }
             return session
         }
-        guard let id = request.cookie(WebConfiguration.cookieName), let session = try await sessions.load(id) else {
+        guard let id = request.cookie(WebConfiguration.cookieName), let session = try await sessions.loadForUse(id) else {
             throw .unauthorized("Authenticate with the session cookie or \"Authorization: Bearer <session id>\".")
         }
         if changing {

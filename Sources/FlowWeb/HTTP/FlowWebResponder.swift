@@ -75,7 +75,7 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
 
     /// The browser's session, or a new one (with its cookie to set).
     func browserSession(_ request: Request) async throws(WebError) -> (LoadedSession, setCookie: Bool) {
-        if let id = request.cookie(WebConfiguration.cookieName), let session = try await sessions.load(id) {
+        if let id = request.cookie(WebConfiguration.cookieName), let session = try await sessions.loadForUse(id) {
             return (session, false)
         }
         return (try await sessions.create(), true)

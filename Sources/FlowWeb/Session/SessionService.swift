@@ -70,6 +70,23 @@ final class SessionService<Step: FlowStep>: Sendable {
         return try decode(record)
     }
 
+    /// The session `id` for a request that uses it: like ``load(_:)``, and when the session was
+    /// last used more than ``touchInterval`` ago, its expiry is pushed back (a commit without
+    /// history), so a session read without navigating (reloads, the API) does not count as idle.
+    func loadForUse(_ id: String) async throws(WebError) -> LoadedSession? {
+        guard let session = try await load(id) else { return nil }
+        guard clock() - session.record.lastUsedAt >= touchInterval else { return session }
+        do {
+            return try await update(id) { _ async throws(WebError) in Change(result: (), save: true) }.1
+        } catch where error.status == .notFound {
+            return nil  // purged or deleted since it was loaded
+        }
+    }
+
+    /// How long a session may be used before its expiry is renewed: a tenth of the lifetime, at
+    /// most a minute, so reading pages costs a store write at most once a minute per session.
+    var touchInterval: Int64 { min(ttl / 10, 60_000) }
+
     /// A new session: the app started, its start entry recorded.
     func create() async throws(WebError) -> LoadedSession {
         let started: (tree: NavigationTree, navigation: Navigation<Step>)
