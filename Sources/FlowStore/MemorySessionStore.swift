@@ -5,7 +5,7 @@ import Synchronization
 /// A lock, not an actor: every operation is a few dictionary accesses, and a request that finds
 /// its session without switching threads is answered on the server's thread, without suspending
 /// its connection.
-public final class MemorySessionStore: SessionStore {
+public final class MemorySessionStore: ImmediateSessionLoading {
     /// One session: its record and its history in seq order. A class, so the table holds one
     /// reference per session (a dictionary keeps a quarter to a half of its slots empty).
     private final class Stored {
@@ -28,6 +28,8 @@ public final class MemorySessionStore: SessionStore {
     public var count: Int { sessions.withLock { $0.count } }
 
     public func load(_ id: String) throws(StoreError) -> SessionRecord? { sessions.withLock { $0[id]?.record } }
+
+    public func loadImmediately(_ id: String) throws(StoreError) -> SessionRecord? { try load(id) }
 
     public func create(_ record: SessionRecord, entries: [HistoryRecord]) throws(StoreError) {
         try sessions.withLock { (sessions: inout [String: Stored]) throws(StoreError) in

@@ -13,7 +13,7 @@ import GRDB
 /// Commits use `synchronous = NORMAL` in WAL mode: an acknowledged change survives the process
 /// being killed (the WAL is written before the commit returns); it needs `FULL` to also survive
 /// a power cut, at the price of an fsync per step.
-public final class SQLiteSessionStore: SessionStore {
+public final class SQLiteSessionStore: ImmediateSessionLoading {
     private let pool: DatabasePool
     /// The database file.
     public let path: String
@@ -72,10 +72,20 @@ public final class SQLiteSessionStore: SessionStore {
         return migrator
     }
 
+    // A session is one row, read by one SELECT, which is consistent on its own: the loads skip the
+    // transaction (BEGIN and COMMIT) that `read` wraps around its statements.
     public func load(_ id: String) async throws(StoreError) -> SessionRecord? {
-        try await read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM sessions WHERE id = ?"), arguments: [id]).map(Self.record)
-        }
+        do { return try await pool.unsafeRead { db in try Self.fetchSession(id, in: db) } } catch { throw Self.storeError(error) }
+    }
+
+    /// A read on the calling thread: in WAL mode a reader never waits for the writer, and a
+    /// session is one row of a local file.
+    public func loadImmediately(_ id: String) throws(StoreError) -> SessionRecord? {
+        do { return try pool.unsafeRead { db in try Self.fetchSession(id, in: db) } } catch { throw Self.storeError(error) }
+    }
+
+    private static func fetchSession(_ id: String, in db: Database) throws -> SessionRecord? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM sessions WHERE id = ?"), arguments: [id]).map(Self.record)
     }
 
     public func create(_ record: SessionRecord, entries: [HistoryRecord]) async throws(StoreError) {

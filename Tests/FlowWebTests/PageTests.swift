@@ -1,6 +1,7 @@
 import FlowTesting
 import FlowWeb
 import Foundation
+import MicroHTTP
 import Testing
 
 @Suite("Pages, visits and deep links (CONTRACT §2, §4)")
@@ -64,6 +65,42 @@ struct PageTests {
             site.clock.advance(seconds: 61)
             _ = try await browser.get(top)
             #expect(browser.cookie("flowserver_session") != id)
+        }
+    }
+
+    @Test("the current page is answered without waiting, as respond(to:) answers it; anything else is left to respond(to:)")
+    func immediatePages() async throws {
+        try await withSite(sessionTTL: 600) { site in
+            let browser = try await startedBrowser(site)
+            let list = try await browser.get("/a")
+            let step = try await browser.get(try #require(list.link(containing: "Item 7")))
+            let top = try #require(step.header("Location"))
+            let cookie = "flowserver_session=\(try #require(browser.cookie("flowserver_session")))"
+            func request(_ target: String, _ method: HTTPMethod = .get, cookie: String? = cookie) throws -> Request {
+                try Request(method: method, target: target, headers: cookie.map { ["Cookie": $0] } ?? [:])
+            }
+            /// A body with its per-render ids (16 hex digits) masked.
+            func masked(_ body: [UInt8]) -> String { String(decoding: body, as: UTF8.self).replacing(/[0-9a-f]{16}/, with: "…") }
+
+            let immediate = try #require(site.responder.immediateResponse(to: try request(top)))
+            let awaited = await site.responder.respond(to: try request(top))
+            #expect(immediate.status == .ok && awaited.status == .ok)
+            #expect(masked(immediate.body) == masked(awaited.body))
+            #expect(masked(immediate.body).contains("Item 7"))
+            #expect(immediate.headers["Content-Type"] == awaited.headers["Content-Type"])
+            let noticed = site.responder.immediateResponse(to: try request(top + "?_notice=stale"))
+            #expect(noticed.map { masked($0.body).contains("no longer current") } == true)
+
+            #expect(site.responder.immediateResponse(to: try request(top, cookie: nil)) == nil, "no session: one is created")
+            #expect(site.responder.immediateResponse(to: try request("/a")) == nil, "a page below the top: a visit")
+            #expect(site.responder.immediateResponse(to: try request("/")) == nil, "a redirect to the top")
+            #expect(site.responder.immediateResponse(to: try request("/nowhere")) == nil)
+            #expect(site.responder.immediateResponse(to: try request(top, .post)) == nil)
+            #expect(site.responder.immediateResponse(to: try request("/api/v1/session")) == nil)
+            site.clock.advance(seconds: 60)  // due for renewal (every 60 s), which commits
+            #expect(site.responder.immediateResponse(to: try request(top)) == nil)
+            #expect(await site.responder.respond(to: try request(top)).status == .ok)
+            #expect(site.responder.immediateResponse(to: try request(top)) != nil)
         }
     }
 

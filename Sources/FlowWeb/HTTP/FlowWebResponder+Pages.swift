@@ -23,8 +23,22 @@ extension FlowWebResponder {
         }
     }
 
+    /// The session's current page when it is what `request` asks for and the session reads
+    /// without waiting; `nil` otherwise (a new session, a visit, a deep link, an error page).
+    func currentPageImmediately(_ request: Request) -> Response? {
+        guard request.method == .get || request.method == .head, let id = request.cookie(WebConfiguration.cookieName),
+            let session = sessions.loadImmediately(id), let top = session.tree.top, top.url == request.path
+        else { return nil }
+        return try? composer.render(session, notice: Self.notice(request))
+    }
+
+    /// The notice `request` asks for (`?_notice=stale`), if any.
+    private static func notice(_ request: Request) -> String? {
+        (try? request.queryItems)?.contains { $0.name == "_notice" && $0.value == "stale" } == true ? staleNotice : nil
+    }
+
     private func page(_ request: Request, _ session: LoadedSession) async throws(WebError) -> (Response, LoadedSession) {
-        let notice = (try? request.queryItems)?.contains { $0.name == "_notice" && $0.value == "stale" } == true ? Self.staleNotice : nil
+        let notice = Self.notice(request)
         let path = request.path
         if path == "/" { return (redirect(session.tree.top?.url ?? "/"), session) }
         if let target = session.tree.page(at: path) {

@@ -38,32 +38,59 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
 
     public func respond(to request: Request) async -> Response {
         let started = ContinuousClock.now
-        let (route, response) = await dispatch(request)
-        metrics.recordRequest(route: route, status: response.status.code, duration: ContinuousClock.now - started)
+        let route = Route(request.pathSegments)
+        let response = await dispatch(request, to: route)
+        metrics.recordRequest(route: route.rawValue, status: response.status.code, duration: ContinuousClock.now - started)
         return response
     }
 
-    private func dispatch(_ request: Request) async -> (route: String, Response) {
-        let segments = request.pathSegments
-        switch segments.first {
-        case "healthz" where segments.count == 1:
-            guard request.method == .get || request.method == .head else { return ("healthz", composer.errorPage(.methodNotAllowed("GET, HEAD"), topURL: nil)) }
-            return ("healthz", .text("ok"))
-        case "metrics" where segments.count == 1:
-            guard request.method == .get || request.method == .head else { return ("metrics", composer.errorPage(.methodNotAllowed("GET, HEAD"), topURL: nil)) }
+    /// A page request that only shows the session's current page, answered on the server's
+    /// thread when the store reads without waiting (see ``SessionService/loadImmediately(_:)``);
+    /// `nil` for everything else, which ``respond(to:)`` answers.
+    public func immediateResponse(to request: Request) -> Response? {
+        let started = ContinuousClock.now
+        guard Route(request.pathSegments) == .page, let response = currentPageImmediately(request) else { return nil }
+        metrics.recordRequest(route: Route.page.rawValue, status: response.status.code, duration: ContinuousClock.now - started)
+        return response
+    }
+
+    /// What a request is for, by its path; the raw value names it in the metrics.
+    enum Route: String {
+        case healthz, metrics, `public`, api, step, inspector, page
+
+        init(_ segments: [String]) {
+            switch segments.first {
+            case "healthz" where segments.count == 1: self = .healthz
+            case "metrics" where segments.count == 1: self = .metrics
+            case "public": self = .public
+            case "api" where segments.count >= 2 && segments[1] == "v1": self = .api
+            case "_step": self = .step
+            case "_inspector" where segments.count == 1: self = .inspector
+            default: self = .page
+            }
+        }
+    }
+
+    private func dispatch(_ request: Request, to route: Route) async -> Response {
+        switch route {
+        case .healthz:
+            guard request.method == .get || request.method == .head else { return composer.errorPage(.methodNotAllowed("GET, HEAD"), topURL: nil) }
+            return .text("ok")
+        case .metrics:
+            guard request.method == .get || request.method == .head else { return composer.errorPage(.methodNotAllowed("GET, HEAD"), topURL: nil) }
             if let live = try? await sessions.store.liveCount(now: sessions.clock()) { metrics.setLiveSessions(live) }
-            return ("metrics", Response(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: metrics.text))
-        case "public":
-            guard let staticFiles else { return ("public", composer.errorPage(.notFound("no public files are served"), topURL: nil)) }
-            return ("public", await staticFiles.respond(to: request))
-        case "api" where segments.count >= 2 && segments[1] == "v1":
-            return ("api", await respondToAPI(request, path: Array(segments.dropFirst(2))))
-        case "_step":
-            return ("step", await respondToStep(request))
-        case "_inspector" where segments.count == 1:
-            return ("inspector", await respondToInspector(request))
-        default:
-            return ("page", await respondToPage(request))
+            return Response(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: metrics.text)
+        case .public:
+            guard let staticFiles else { return composer.errorPage(.notFound("no public files are served"), topURL: nil) }
+            return await staticFiles.respond(to: request)
+        case .api:
+            return await respondToAPI(request, path: Array(request.pathSegments.dropFirst(2)))
+        case .step:
+            return await respondToStep(request)
+        case .inspector:
+            return await respondToInspector(request)
+        case .page:
+            return await respondToPage(request)
         }
     }
 

@@ -19,6 +19,8 @@ final class SessionService<Step: FlowStep>: Sendable {
     let app: WebApp<Step>
     let coordinator: Coordinator<Step>
     let store: any SessionStore
+    /// The store, when it reads sessions without suspending.
+    let immediateStore: (any ImmediateSessionLoading)?
     let ttl: Int64
     let locks = SessionLocks()
     let clock: @Sendable () -> Int64
@@ -35,6 +37,7 @@ final class SessionService<Step: FlowStep>: Sendable {
         self.app = app
         coordinator = Coordinator(app: app.flows, context: app.context, observers: observers)
         self.store = store
+        immediateStore = store as? any ImmediateSessionLoading
         ttl = Int64(ttlSeconds) * 1000
         self.clock = clock
     }
@@ -81,6 +84,16 @@ final class SessionService<Step: FlowStep>: Sendable {
         } catch where error.status == .notFound {
             return nil  // purged or deleted since it was loaded
         }
+    }
+
+    /// The session `id` read on this thread, when the store can and ``loadForUse(_:)`` would
+    /// change nothing (it exists, is live, and its expiry needs no renewal). `nil` in every other
+    /// case, a store failure included: the caller then takes the async path, which answers them.
+    func loadImmediately(_ id: String) -> LoadedSession? {
+        guard let immediateStore, Self.isWellFormed(id), let record = try? immediateStore.loadImmediately(id) else { return nil }
+        let now = clock()
+        guard record.expiresAt > now, now - record.lastUsedAt < touchInterval else { return nil }
+        return try? decode(record)
     }
 
     /// How long a session may be used before its expiry is renewed: a tenth of the lifetime, at

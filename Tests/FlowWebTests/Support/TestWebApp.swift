@@ -201,6 +201,7 @@ final class TestClock: Sendable {
 /// A live server running the test app on a free port.
 struct TestSite {
     let server: HTTPServer
+    let responder: FlowWebResponder<WebStep>
     let store: MemorySessionStore
     let clock: TestClock
     let app: WebApp<WebStep>
@@ -236,7 +237,7 @@ struct TestSite {
             clock: { clock.now })
         let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, maxBodySize: maxBody), responder: responder)
         try server.start()
-        return TestSite(server: server, store: store, clock: clock, app: app)
+        return TestSite(server: server, responder: responder, store: store, clock: clock, app: app)
     }
 }
 
