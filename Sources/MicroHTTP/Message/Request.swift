@@ -104,17 +104,23 @@ struct RequestTarget {
         let pathPart = text[..<(question ?? text.endIndex)]
         rawPath = String(pathPart)
         rawQuery = question.map { String(text[text.utf8.index(after: $0)...]) }
+        // The segments between the slashes after the first: `/` has none, `/a/` has `a` and ``.
         var segments: [String] = []
+        let bytes = pathPart.utf8
+        var start = bytes.index(after: bytes.startIndex)
         var offset = 1
-        for raw in pathPart.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+        while start != bytes.endIndex || !segments.isEmpty {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
+            let raw = bytes[start..<end]
             do {
                 segments.append(try PercentDecoding.decode(raw, plusAsSpace: false, location: "path"))
             } catch {
                 throw HTTPParseError(error.code, in: "path", at: error.offset.map { $0 + offset })
             }
             offset += raw.count + 1
+            guard end != bytes.endIndex else { break }
+            start = bytes.index(after: end)
         }
-        if segments == [""] { segments = [] }
         self.segments = segments
     }
 }

@@ -216,7 +216,7 @@ extension HTTPServer {
             return MHD_Result.NO
         }
         defer { MHD_destroy_response(created) }
-        for field in response.headers where field.name.lowercased() != "content-length" {
+        for field in response.headers where !HTTPHeaders.same(field.name, "Content-Length") {
             guard HTTPHeaders.isValid(name: field.name, value: field.value),
                 MHD_add_response_header(created, field.name, field.value) == MHD_Result.YES
             else {

@@ -30,7 +30,6 @@ struct SocketAddress {
 
     /// `host:port` (IPv6 in brackets) for a peer address given by libmicrohttpd.
     static func describe(_ address: UnsafePointer<sockaddr>) -> String? {
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         switch Int32(address.pointee.sa_family) {
         case AF_INET:
             return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { v4 in
@@ -39,6 +38,7 @@ struct SocketAddress {
         case AF_INET6:
             return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { v6 in
                 var ip = v6.pointee.sin6_addr
+                var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
                 guard inet_ntop(AF_INET6, &ip, &text, socklen_t(text.count)) != nil else { return nil }
                 return "[\(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))]:\(UInt16(bigEndian: v6.pointee.sin6_port))"
             }
