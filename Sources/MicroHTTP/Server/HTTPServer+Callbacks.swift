@@ -207,18 +207,17 @@ extension HTTPServer {
 
     private func queue(_ response: Response, for context: RequestContext) -> MHD_Result {
         context.stage = .answered
-        let created = response.body.withUnsafeBytes { bytes in
-            MHD_create_response_from_buffer(
-                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
-        }
-        guard let created else {
+        guard let created = libmicrohttpdResponse(body: response.body) else {
             logger.error("libmicrohttpd could not create a response of \(response.body.count) bytes")
             return MHD_Result.NO
         }
         defer { MHD_destroy_response(created) }
         for field in response.headers where !HTTPHeaders.same(field.name, "Content-Length") {
+            // `withCString`: a short string is copied on the stack, where passing the `String`
+            // itself would allocate a C copy of it.
             guard HTTPHeaders.isValid(name: field.name, value: field.value),
-                MHD_add_response_header(created, field.name, field.value) == MHD_Result.YES
+                field.name.withCString({ name in field.value.withCString { value in MHD_add_response_header(created, name, value) } })
+                    == MHD_Result.YES
             else {
                 logger.error("dropped an invalid response header", metadata: ["name": "\(field.name)"])
                 continue
@@ -239,4 +238,32 @@ extension HTTPServer {
         }
         return headers
     }
+}
+
+/// A response body lent to libmicrohttpd without a copy: the box keeps the array, and with it
+/// its storage, alive until libmicrohttpd has sent the response and calls `releaseResponseBody`.
+private final class LentResponseBody {
+    let bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+}
+
+private func releaseResponseBody(_ lent: UnsafeMutableRawPointer?) {
+    guard let lent else { return }
+    Unmanaged<LentResponseBody>.fromOpaque(lent).release()
+}
+
+/// A libmicrohttpd response whose data is `body`'s own bytes, not a copy of them.
+private func libmicrohttpdResponse(body: [UInt8]) -> OpaquePointer? {
+    guard !body.isEmpty else { return MHD_create_response_from_buffer(0, nil, MHD_ResponseMemoryMode.RESPMEM_PERSISTENT) }
+    let lent = Unmanaged.passRetained(LentResponseBody(body))
+    // An array's storage stays where it is while nobody changes the array, and nobody can: the
+    // box holds the only reference libmicrohttpd's reads depend on, and never mutates it.
+    let bytes = lent.takeUnretainedValue().bytes.withUnsafeBytes { UnsafeMutableRawPointer(mutating: $0.baseAddress!) }
+    let free: MHD_ContentReaderFreeCallback = releaseResponseBody
+    guard let response = MHD_create_response_from_buffer_with_free_callback_cls(body.count, bytes, free, lent.toOpaque()) else {
+        lent.release()
+        return nil
+    }
+    return response
 }

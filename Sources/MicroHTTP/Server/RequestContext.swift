@@ -22,11 +22,13 @@ final class RequestContext: @unchecked Sendable {
 
     let target: String
     let connection: ConnectionHandle
-    var stage = Stage.started
-    var headers = HTTPHeaders()
-    var body: [UInt8] = []
+    // Only libmicrohttpd's callbacks for this connection touch these, one call at a time (see
+    // above), so accesses cannot overlap and skip the dynamic exclusivity checks.
+    @exclusivity(unchecked) var stage = Stage.started
+    @exclusivity(unchecked) var headers = HTTPHeaders()
+    @exclusivity(unchecked) var body: [UInt8] = []
     /// Body bytes dropped because the body went over the limit (then `body` stays empty).
-    var discardedBytes = 0
+    @exclusivity(unchecked) var discardedBytes = 0
     /// How far past the body limit a client may go on sending before it is disconnected.
     static let discardLimit = 16 << 20
     let handoff = Mutex(Handoff.responderRunning)
