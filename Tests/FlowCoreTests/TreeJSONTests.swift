@@ -34,6 +34,8 @@ struct TreeJSONTests {
                             flag: nil, nested: ["a": [1, 2], "": []], big: Int64.min)
         let bytes = try CompactJSONEncoder().encode(sample)
         #expect(try CompactJSONDecoder().decode(Sample.self, from: bytes) == sample)
+        #expect(String(decoding: try CompactJSONEncoder().encode(["plain", "q\"b\\s\n", "é"]), as: UTF8.self) == #"["plain","q\"b\\s\n","é"]"#)
+        #expect(String(decoding: try CompactJSONEncoder().encode([-12, 0, 345, Int.min]), as: UTF8.self) == "[-12,0,345,\(Int.min)]")
         let escaped = Array(#"{"text":"\u00e9\ud83d\ude00\/","numbers":[1e2],"ratio":-2.5E-3,"nested":{},"big":3}"#.utf8)
         let decoded = try CompactJSONDecoder().decode(Sample.self, from: escaped)
         #expect(decoded.text == "é😀/" && decoded.numbers == [100] && decoded.ratio == -0.0025)
