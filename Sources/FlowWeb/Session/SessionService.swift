@@ -74,11 +74,11 @@ final class SessionService<Step: FlowStep>: Sendable {
     }
 
     /// The session `id` for a request that uses it: like ``load(_:)``, and when the session was
-    /// last used more than ``touchInterval`` ago, its expiry is pushed back (a commit without
+    /// due for renewal (see ``isDueForRenewal(_:now:)``), its expiry is pushed back (a commit without
     /// history), so a session read without navigating (reloads, the API) does not count as idle.
     func loadForUse(_ id: String) async throws(WebError) -> LoadedSession? {
         guard let session = try await load(id) else { return nil }
-        guard clock() - session.record.lastUsedAt >= touchInterval else { return session }
+        guard isDueForRenewal(session.record, now: clock()) else { return session }
         do {
             return try await update(id) { _ async throws(WebError) in Change(result: (), save: true) }.1
         } catch where error.status == .notFound {
@@ -92,13 +92,16 @@ final class SessionService<Step: FlowStep>: Sendable {
     func loadImmediately(_ id: String) -> LoadedSession? {
         guard let immediateStore, Self.isWellFormed(id), let record = try? immediateStore.loadImmediately(id) else { return nil }
         let now = clock()
-        guard record.expiresAt > now, now - record.lastUsedAt < touchInterval else { return nil }
+        guard record.expiresAt > now, !isDueForRenewal(record, now: now) else { return nil }
         return try? decode(record)
     }
 
-    /// How long a session may be used before its expiry is renewed: a tenth of the lifetime, at
-    /// most a minute, so reading pages costs a store write at most once a minute per session.
-    var touchInterval: Int64 { min(ttl / 10, 60_000) }
+    /// Whether a use of `record` at `now` renews its expiry: when it was last renewed a tenth of
+    /// the lifetime ago or more, at most a minute, so reading pages costs a store write at most
+    /// once a minute per session.
+    private func isDueForRenewal(_ record: SessionRecord, now: Int64) -> Bool {
+        now - record.lastUsedAt >= min(ttl / 10, 60_000)
+    }
 
     /// A new session: the app started, its start entry recorded.
     func create() async throws(WebError) -> LoadedSession {

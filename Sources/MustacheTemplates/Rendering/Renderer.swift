@@ -195,12 +195,9 @@ struct Renderer: ~Copyable {
         case .string(let text):
             if text.isEmpty { return }
             beginLine()
-            if let _ = text.utf8.withContiguousStorageIfAvailable({ bytes in
-                if escaped { output.appendEscaped(bytes) } else { output.append(bytes) }
-            }) { return }
-            var copy = text  // a bridged string without contiguous UTF-8
-            copy.withUTF8 { bytes in
-                if escaped { output.appendEscaped(bytes) } else { output.append(bytes) }
+            if text.utf8.withContiguousStorageIfAvailable({ appendText($0, escaped: escaped) }) == nil {
+                var copy = text  // a bridged string without contiguous UTF-8
+                copy.withUTF8 { appendText($0, escaped: escaped) }
             }
         case .int(let number):
             beginLine()
@@ -216,6 +213,11 @@ struct Renderer: ~Copyable {
             beginLine()
             output.append(flag ? "true" : "false")
         }
+    }
+
+    @inline(__always)
+    private mutating func appendText(_ bytes: UnsafeBufferPointer<UInt8>, escaped: Bool) {
+        if escaped { output.appendEscaped(bytes) } else { output.append(bytes) }
     }
 
     private mutating func appendDecimal(_ number: Int) {
