@@ -1,7 +1,8 @@
 /*
  * The limit: a minimal C program serving one fixed page with libmicrohttpd, configured like
- * MicroHTTP (internal epoll thread pool, suspend/resume allowed) so the comparison measures
- * our Swift layer and nothing else.
+ * MicroHTTP (one epoll daemon per thread, each accepting on a listening socket of its own
+ * bound with SO_REUSEPORT, suspend/resume allowed; see Sources/MicroHTTP/Server/
+ * ListeningSockets.swift) so the comparison measures our Swift layer and nothing else.
  *
  *   cc -O2 -o fixed-page-c fixed_page.c $(pkg-config --cflags --libs libmicrohttpd)
  *   ./fixed-page-c PORT PAGE_FILE [THREADS]
@@ -55,16 +56,27 @@ int main(int argc, char **argv) {
     address.sin_port = htons((uint16_t)atoi(argv[1]));
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     unsigned int threads = argc > 3 ? (unsigned int)atoi(argv[3]) : 2;
+    if (threads < 1 || threads > 64) { fprintf(stderr, "THREADS must be 1...64\n"); return 2; }
 
-    struct MHD_Daemon *daemon = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME,
-        0, NULL, NULL, &answer, NULL,
-        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
-        MHD_OPTION_THREAD_POOL_SIZE, threads,
-        MHD_OPTION_CONNECTION_TIMEOUT, 30u,
-        MHD_OPTION_CONNECTION_LIMIT, 1024u,
-        MHD_OPTION_END);
-    if (daemon == NULL) { fprintf(stderr, "cannot listen on port %s\n", argv[1]); return 1; }
+    struct MHD_Daemon *daemons[64];
+    for (unsigned int i = 0; i < threads; i++) {
+        int on = 1;
+        int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+        setsockopt(listener, SOL_SOCKET, SO_REUSEPORT, &on, sizeof on);
+        if (bind(listener, (struct sockaddr *)&address, sizeof address) != 0 || listen(listener, SOMAXCONN) != 0) {
+            fprintf(stderr, "cannot listen on port %s\n", argv[1]);
+            return 1;
+        }
+        daemons[i] = MHD_start_daemon(
+            MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC,
+            0, NULL, NULL, &answer, NULL,
+            MHD_OPTION_LISTEN_SOCKET, listener,
+            MHD_OPTION_CONNECTION_TIMEOUT, 30u,
+            MHD_OPTION_CONNECTION_LIMIT, 1024u / threads,
+            MHD_OPTION_END);
+        if (daemons[i] == NULL) { fprintf(stderr, "cannot start libmicrohttpd\n"); return 1; }
+    }
     printf("listening on http://127.0.0.1:%s\n", argv[1]);
     fflush(stdout);
     sigset_t signals;
@@ -74,7 +86,7 @@ int main(int argc, char **argv) {
     sigprocmask(SIG_BLOCK, &signals, NULL);
     int received;
     sigwait(&signals, &received);
-    MHD_stop_daemon(daemon);
+    for (unsigned int i = 0; i < threads; i++) MHD_stop_daemon(daemons[i]);
     free(page);
     return 0;
 }

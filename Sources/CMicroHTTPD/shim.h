@@ -21,12 +21,6 @@ static inline struct MHD_Daemon *CMicroHTTPD_start(unsigned int flags,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 
-/// The port the daemon listens on (useful after binding port 0), or 0 when unknown.
-static inline uint16_t CMicroHTTPD_bound_port(struct MHD_Daemon *daemon) {
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
-    return info == NULL ? 0 : info->port;
-}
-
 /// The peer address of a connection, or NULL when libmicrohttpd does not know it.
 static inline const struct sockaddr *CMicroHTTPD_client_address(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info =

@@ -239,14 +239,42 @@ struct ServerTests {
 
     @Test("start refuses a port that is taken, with a message that says what to do")
     func portInUse() async throws {
-        try await withServer(responder: testRouter()) { server throws in
-            let second = HTTPServer(configuration: .init(host: "127.0.0.1", port: server.port), responder: testRouter())
+        // Two threads each: the sockets share their port among themselves, never with another server.
+        try await withServer(.init(threads: 2), responder: testRouter()) { server throws in
+            let second = HTTPServer(configuration: .init(host: "127.0.0.1", port: server.port, threads: 2), responder: testRouter())
             #expect {
                 try second.start()
             } throws: { error in
-                "\(error)".contains("cannot listen on 127.0.0.1:\(server.port)")
+                "\(error)".contains("cannot listen on 127.0.0.1:\(server.port): Address already in use")
+            }
+            #expect(try await fetch(port: server.port, "/hello").status == 200)
+        }
+    }
+
+    @Test("connections opened at once are spread over the threads")
+    func spread() async throws {
+        let recorder = ThreadRecorder()
+        try await withServer(.init(threads: 2), responder: recorder) { server throws in
+            try await onThread {
+                // The kernel spreads connections over the threads' sockets by their addresses:
+                // all 16 on one thread would happen once in 32,768 runs.
+                let connections = try (0..<16).map { _ in try TestConnection(port: server.port) }
+                for connection in connections { #expect(try connection.request("GET", "/").status == 200) }
             }
         }
+        #expect(recorder.threads.withLock { $0.count } == 2)
+    }
+}
+
+/// Answers every request at once, noting which thread answered.
+private final class ThreadRecorder: HTTPResponder {
+    let threads = Mutex<Set<UInt>>([])
+
+    func respond(to request: Request) async -> Response { .text("late") }
+
+    func immediateResponse(to request: Request) -> Response? {
+        threads.withLock { _ = $0.insert(UInt(bitPattern: Int(bitPattern: pthread_self()))) }
+        return .text("now")
     }
 }
 
@@ -254,7 +282,8 @@ struct ServerTests {
 struct ConnectionLimitTests {
     @Test("connections over the limit wait unserved (in the listen backlog) until a slot frees")
     func limit() async throws {
-        var configuration = HTTPServer.Configuration()
+        // One thread: its share of the limit is the whole limit.
+        var configuration = HTTPServer.Configuration(threads: 1)
         configuration.connectionLimit = 2
         var router = Router()
         router.add(.get, "/hello") { _, _ in .text("hello") }

@@ -46,28 +46,25 @@ func microHTTPLog(cls: UnsafeMutableRawPointer?, format: UnsafePointer<CChar>?, 
         .debug("libmicrohttpd: \(message.split(separator: "\n").joined(separator: " "))")
 }
 
-/// The option array for `CMicroHTTPD_start`; `address` must stay valid until the start returns.
+/// The option array for `CMicroHTTPD_start`: one daemon (one thread) serving the listening
+/// `socket`, for up to `connectionLimit` connections.
 func daemonOptions(
-    _ configuration: HTTPServer.Configuration, server: UnsafeMutableRawPointer, address: UnsafeMutableRawPointer
+    _ configuration: HTTPServer.Configuration, server: UnsafeMutableRawPointer, socket: Int32, connectionLimit: Int
 ) -> [MHD_OptionItem] {
     let requestStarted: URILogCallback = microHTTPRequestStarted
     let requestCompleted: MHD_RequestCompletedCallback = microHTTPRequestCompleted
     let log: MHD_LogCallback = microHTTPLog
-    var options: [MHD_OptionItem] = [
+    return [
         // The logger goes first, so that libmicrohttpd reports everything after it through us.
         MHD_OptionItem(option: MHD_OPTION.EXTERNAL_LOGGER, value: unsafeBitCast(log, to: Int.self), ptr_value: server),
-        MHD_OptionItem(option: MHD_OPTION.SOCK_ADDR, value: 0, ptr_value: address),
+        MHD_OptionItem(option: MHD_OPTION.LISTEN_SOCKET, value: Int(socket), ptr_value: nil),
         MHD_OptionItem(option: MHD_OPTION.CONNECTION_TIMEOUT, value: configuration.connectionTimeout, ptr_value: nil),
-        MHD_OptionItem(option: MHD_OPTION.CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
+        MHD_OptionItem(option: MHD_OPTION.CONNECTION_LIMIT, value: connectionLimit, ptr_value: nil),
         MHD_OptionItem(option: MHD_OPTION.CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
         MHD_OptionItem(option: MHD_OPTION.URI_LOG_CALLBACK, value: unsafeBitCast(requestStarted, to: Int.self), ptr_value: server),
         MHD_OptionItem(option: MHD_OPTION.NOTIFY_COMPLETED, value: unsafeBitCast(requestCompleted, to: Int.self), ptr_value: server),
+        MHD_OptionItem(option: MHD_OPTION.END, value: 0, ptr_value: nil),
     ]
-    if configuration.threads > 1 {
-        options.append(MHD_OptionItem(option: MHD_OPTION.THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil))
-    }
-    options.append(MHD_OptionItem(option: MHD_OPTION.END, value: 0, ptr_value: nil))
-    return options
 }
 
 extension HTTPServer {

@@ -12,13 +12,15 @@ extension HTTPServer {
         public var host: String
         /// The port; `0` picks a free one (see ``HTTPServer/port``).
         public var port: Int
-        /// libmicrohttpd's polling threads (epoll), default: the number of cores.
+        /// libmicrohttpd's polling threads (epoll), each accepting on a socket of its own, over
+        /// which the kernel spreads new connections; default: the number of cores.
         public var threads: Int
         /// The largest request body accepted; larger ones are answered `413`.
         public var maxBodySize: Int
         /// Seconds of inactivity after which a connection is closed (idle or slow clients).
         public var connectionTimeout: Int
-        /// The most connections served at once; more are refused at accept.
+        /// The most connections served at once, shared out evenly among the threads: a connection
+        /// over its thread's share waits in the listen backlog until one of that thread's closes.
         public var connectionLimit: Int
         /// Memory per connection for the request line and headers (libmicrohttpd answers
         /// larger headers itself).

@@ -11,7 +11,8 @@ import Darwin
 /// An HTTP/1.1 server over libmicrohttpd that hands complete requests to an async
 /// ``HTTPResponder``.
 ///
-/// libmicrohttpd runs its own epoll thread pool. A request whose body is complete is handed to
+/// libmicrohttpd runs one epoll daemon per thread, each accepting on a listening socket of its
+/// own (``ListeningSockets``). A request whose body is complete is handed to
 /// the responder in a Swift task while its connection is suspended, and resumed once the
 /// answer is ready, so no libmicrohttpd thread ever waits for Swift work.
 ///
@@ -36,7 +37,10 @@ public final class HTTPServer: Sendable {
     struct State {
         enum Phase { case idle, running, stopping, stopped }
         var phase = Phase.idle
-        var daemon: DaemonHandle?
+        /// The daemons, one per thread, each serving its own listening socket.
+        var daemons: [DaemonHandle] = []
+        /// The listening sockets, closed after the daemons stop.
+        var sockets: [Int32] = []
         var port = 0
         /// Connections suspended while their responder works, by their request context.
         var suspended: [ObjectIdentifier: RequestContext] = [:]
@@ -68,26 +72,36 @@ public final class HTTPServer: Sendable {
     public func start() throws(HTTPServerError) {
         let configuration = self.configuration
         try validate(configuration)
-        guard var address = SocketAddress(host: configuration.host, port: configuration.port) else {
+        guard let address = SocketAddress(host: configuration.host, port: configuration.port) else {
             throw .unresolvableHost(configuration.host)
         }
         try state.withLock { (state: inout State) throws(HTTPServerError) in
             guard state.phase == .idle else { throw .alreadyStarted }
+            // A thread per daemon, each with a socket of its own (see `ListeningSockets` for
+            // why), and never more threads than connections allowed.
+            let threads = min(configuration.threads, configuration.connectionLimit)
+            let sockets = try ListeningSockets(
+                address: address, count: threads, host: configuration.host, requestedPort: configuration.port)
             // Balanced in `stop()`: libmicrohttpd's callbacks use the server through `cls`.
             let me = Unmanaged.passRetained(self)
-            var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+            let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
                 | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
-            if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
-            let daemon = withUnsafeMutablePointer(to: &address.storage) { storage in
-                var options = daemonOptions(configuration, server: me.toOpaque(), address: UnsafeMutableRawPointer(storage))
-                return CMicroHTTPD_start(UInt32(flags), UInt16(configuration.port), microHTTPAccessHandler, me.toOpaque(), &options)
+            var daemons: [DaemonHandle] = []
+            for (index, socket) in sockets.descriptors.enumerated() {
+                // The connection limit is shared out; the first daemons take the remainder.
+                let share = configuration.connectionLimit / threads + (index < configuration.connectionLimit % threads ? 1 : 0)
+                var options = daemonOptions(configuration, server: me.toOpaque(), socket: socket, connectionLimit: share)
+                guard let daemon = CMicroHTTPD_start(UInt32(flags), 0, microHTTPAccessHandler, me.toOpaque(), &options) else {
+                    daemons.forEach { MHD_stop_daemon($0.pointer) }
+                    sockets.descriptors.forEach { close($0) }
+                    me.release()
+                    throw .startFailed(host: configuration.host, port: sockets.port)
+                }
+                daemons.append(DaemonHandle(pointer: daemon))
             }
-            guard let daemon else {
-                me.release()
-                throw .startFailed(host: configuration.host, port: configuration.port)
-            }
-            state.daemon = DaemonHandle(pointer: daemon)
-            state.port = Int(CMicroHTTPD_bound_port(daemon))
+            state.daemons = daemons
+            state.sockets = sockets.descriptors
+            state.port = sockets.port
             state.phase = .running
         }
         logger.debug("listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
@@ -120,7 +134,7 @@ public final class HTTPServer: Sendable {
     /// ``Configuration/shutdownGracePeriod``, answers requests still waiting with `503`, then
     /// closes every connection. Idempotent; concurrent callers all return once it is stopped.
     public func stop() async {
-        enum Step { case stopNow(DaemonHandle), wait, done }
+        enum Step { case stopNow(daemons: [DaemonHandle], sockets: [Int32]), wait, done }
         let step: Step = state.withLock { state in
             switch state.phase {
             case .idle, .stopped:
@@ -130,7 +144,7 @@ public final class HTTPServer: Sendable {
                 return .wait
             case .running:
                 state.phase = .stopping
-                return .stopNow(state.daemon!)
+                return .stopNow(daemons: state.daemons, sockets: state.sockets)
             }
         }
         switch step {
@@ -145,15 +159,15 @@ public final class HTTPServer: Sendable {
                 }
                 if stopped { continuation.resume() }
             }
-        case .stopNow(let daemon):
-            await stopDaemon(daemon)
+        case .stopNow(let daemons, let sockets):
+            await stopDaemons(daemons, sockets: sockets)
         }
     }
 
-    private func stopDaemon(_ daemon: DaemonHandle) async {
-        // MHD's threads may still touch the quiesced socket, so microhttpd.h
-        // requires closing it only after MHD_stop_daemon has returned.
-        let listener = MHD_quiesce_daemon(daemon.pointer)
+    private func stopDaemons(_ daemons: [DaemonHandle], sockets: [Int32]) async {
+        // Stops accepting. MHD's threads may still touch the quiesced sockets, so microhttpd.h
+        // requires closing them only after MHD_stop_daemon has returned.
+        daemons.forEach { _ = MHD_quiesce_daemon($0.pointer) }
         let clock = ContinuousClock()
         await waitForInFlightRequests(until: clock.now + configuration.shutdownGracePeriod)
         let unanswered = state.withLock { state in
@@ -174,12 +188,13 @@ public final class HTTPServer: Sendable {
             logger.warning("stopping: \(unanswered) requests did not finish in time and were answered 503")
             await waitForInFlightRequests(until: clock.now + .seconds(1))
         }
-        MHD_stop_daemon(daemon.pointer)
-        if listener >= 0 { close(listener) }
+        daemons.forEach { MHD_stop_daemon($0.pointer) }
+        sockets.forEach { close($0) }
         Unmanaged.passUnretained(self).release()
         let waiters = state.withLock { state in
             state.phase = .stopped
-            state.daemon = nil
+            state.daemons = []
+            state.sockets = []
             defer { state.stopWaiters = [] }
             return state.stopWaiters
         }

@@ -69,10 +69,10 @@ struct ConnectionHandle: @unchecked Sendable {
     let pointer: OpaquePointer
 }
 
-/// The running daemon's pointer, kept in the server's state.
+/// A running daemon's pointer, kept in the server's state.
 ///
 /// `@unchecked Sendable`: it is only used under the server's lock, and libmicrohttpd's daemon
-/// functions used with it (`quiesce`, `stop`, `get_daemon_info`) are thread-safe.
+/// functions used with it (`MHD_quiesce_daemon`, `MHD_stop_daemon`) are thread-safe.
 struct DaemonHandle: @unchecked Sendable {
     let pointer: OpaquePointer
 }

@@ -1,13 +1,17 @@
+import CMicroHTTPD
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// A resolved IPv4 or IPv6 socket address kept as bytes, to hand to libmicrohttpd.
+/// A resolved IPv4 or IPv6 socket address kept as bytes, to bind listening sockets to.
 struct SocketAddress {
     var storage = sockaddr_storage()
-    var isIPv6: Bool
+
+    /// An empty address, to be filled in by a system call.
+    init() {}
 
     /// Resolves `host` (a literal or a name) for listening on `port`.
     init?(host: String, port: Int) {
@@ -22,9 +26,36 @@ struct SocketAddress {
         var result: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, String(port), &hints, &result) == 0, let first = result else { return nil }
         defer { freeaddrinfo(result) }
-        isIPv6 = first.pointee.ai_family == AF_INET6
         withUnsafeMutableBytes(of: &storage) { target in
             target.copyMemory(from: UnsafeRawBufferPointer(start: first.pointee.ai_addr, count: Int(first.pointee.ai_addrlen)))
+        }
+    }
+
+    /// Whether this is an IPv6 address (else IPv4).
+    var isIPv6: Bool { Int32(storage.ss_family) == AF_INET6 }
+
+    /// The port, in host byte order.
+    var port: Int {
+        get {
+            withUnsafeBytes(of: storage) { bytes in
+                isIPv6 ? Int(UInt16(bigEndian: bytes.load(as: sockaddr_in6.self).sin6_port))
+                    : Int(UInt16(bigEndian: bytes.load(as: sockaddr_in.self).sin_port))
+            }
+        }
+        set {
+            let port = UInt16(truncatingIfNeeded: newValue).bigEndian
+            let ipv6 = isIPv6
+            withUnsafeMutableBytes(of: &storage) { bytes in
+                if ipv6 {
+                    var address = bytes.load(as: sockaddr_in6.self)
+                    address.sin6_port = port
+                    bytes.storeBytes(of: address, as: sockaddr_in6.self)
+                } else {
+                    var address = bytes.load(as: sockaddr_in.self)
+                    address.sin_port = port
+                    bytes.storeBytes(of: address, as: sockaddr_in.self)
+                }
+            }
         }
     }
 
