@@ -78,10 +78,11 @@ struct SocketAddress {
         }
     }
 
-    /// `a.b.c.d:port`, written into one string without intermediate ones: this runs for every
-    /// request, and the result (15 bytes at most for loopback peers) needs no allocation.
+    /// `a.b.c.d:port`, written on the stack and made a string once: this runs for every
+    /// request, and a result of 15 bytes or fewer (any loopback peer) is a small string, with no
+    /// allocation.
     static func describe(ipv4 address: UInt32, port: UInt16) -> String {
-        String(unsafeUninitializedCapacity: 21) { buffer in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { buffer in
             var count = 0
             func write(_ number: UInt32) {
                 var divisor: UInt32 = 1
@@ -98,7 +99,7 @@ struct SocketAddress {
                 count += 1
             }
             write(UInt32(port))
-            return count
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
         }
     }
 }
