@@ -251,6 +251,25 @@ struct ServerTests {
         }
     }
 
+    @Test("an IPv6 address is served on every thread's socket, IPv4 is not", .enabled(if: canBindIPv6Loopback()))
+    func ipv6() async throws {
+        let server = HTTPServer(configuration: .init(host: "::1", port: 0, threads: 2), responder: testRouter())
+        try server.start()
+        let served: [Int], ipv4: Bool
+        do {
+            served = try await onThread { () -> [Int] in
+                try (0..<8).map { _ in try TestConnection(port: server.port, host: "::1").request("GET", "/hello").status }
+            }
+            ipv4 = try await onThread { (try? TestConnection(port: server.port, receiveTimeout: 1).request("GET", "/hello")) != nil }
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+        #expect(served == Array(repeating: 200, count: 8))
+        #expect(!ipv4)
+    }
+
     @Test("connections opened at once are spread over the threads")
     func spread() async throws {
         let recorder = ThreadRecorder()
@@ -263,6 +282,19 @@ struct ServerTests {
             }
         }
         #expect(recorder.threads.withLock { $0.count } == 2)
+    }
+}
+
+/// Whether this machine has an IPv6 loopback to test with.
+private func canBindIPv6Loopback() -> Bool {
+    let probe = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+    guard probe >= 0 else { return false }
+    defer { close(probe) }
+    var address = sockaddr_in6()
+    address.sin6_family = sa_family_t(AF_INET6)
+    address.sin6_addr = in6addr_loopback
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) == 0 }
     }
 }
 

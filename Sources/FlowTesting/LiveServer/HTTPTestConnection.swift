@@ -33,25 +33,26 @@ public final class TestConnection {
     private let socket: Int32
     private var buffer: [UInt8] = []
 
-    /// Connects to 127.0.0.1:`port`; reads give up after `receiveTimeout` seconds.
-    public init(port: Int, receiveTimeout: Int = 15) throws {
-        socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    /// Connects to `host`:`port` (`host` an IPv4 or IPv6 literal); reads give up after
+    /// `receiveTimeout` seconds.
+    public init(port: Int, host: String = "127.0.0.1", receiveTimeout: Int = 15) throws {
+        var hints = addrinfo()
+        hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var resolved: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &resolved) == 0, let address = resolved?.pointee else {
+            throw TestConnectionError(description: "not an IP literal: \(host)")
+        }
+        defer { freeaddrinfo(resolved) }
+        socket = Foundation.socket(address.ai_family, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw TestConnectionError(description: "socket() failed") }
         var timeout = timeval(tv_sec: receiveTimeout, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        let result = connect(socket, address.ai_addr, address.ai_addrlen)
         // No close here: the object is fully initialized, so throwing runs `deinit`, which closes
         // the socket. Closing it here too closed whatever another thread had opened under the
         // same number meanwhile (seen as `send failed: errno 9` in a parallel test).
-        guard result == 0 else { throw TestConnectionError(description: "connect to port \(port) failed: errno \(errno)") }
+        guard result == 0 else { throw TestConnectionError(description: "connect to \(host) port \(port) failed: errno \(errno)") }
     }
 
     deinit { if socket >= 0 { Foundation.close(socket) } }

@@ -92,7 +92,8 @@ public final class HTTPServer: Sendable {
                 let share = configuration.connectionLimit / threads + (index < configuration.connectionLimit % threads ? 1 : 0)
                 var options = daemonOptions(configuration, server: me.toOpaque(), socket: socket, connectionLimit: share)
                 guard let daemon = CMicroHTTPD_start(UInt32(flags), 0, microHTTPAccessHandler, me.toOpaque(), &options) else {
-                    daemons.forEach { MHD_stop_daemon($0.pointer) }
+                    // Quiesced first, a daemon leaves its socket to us (else its stop closes it).
+                    daemons.forEach { _ = MHD_quiesce_daemon($0.pointer); MHD_stop_daemon($0.pointer) }
                     sockets.descriptors.forEach { close($0) }
                     me.release()
                     throw .startFailed(host: configuration.host, port: sockets.port)
