@@ -147,23 +147,7 @@ struct RuleTests {
     func endForwardsToParent() async throws {
         let store = try await startedStore(onboarded: false)
         let login = try #require(store.top)
-        try await store.send(.userIsLoggedIn(name: "Ada"), from: login, actions: ["push apikey#15"], tree: """
-            app#1 single
-              dashboard#2 tabs selected=0
-                movies#4 stack
-                  list#8 /wishlist
-                movies#5 stack
-                  list#9 /watched
-                trending#6 stack
-                  trending#10 /trending
-                    embedded embedded-list#11 single
-                      list#13 /trending-movies
-                    embedded embedded-list#12 single
-                      list#14 /trending-cast
-              presented onboarding#3 stack
-                login#7 /onboarding/login
-                apikey#15 /onboarding/apikey *
-            """)
+        try await store.send(.userIsLoggedIn(name: "Ada"), from: login, actions: ["push apikey#15"], tree: treeAfterLogin)
         let navigation = try await store.send(.apiKeyIsFilledIn(apiKey: "k"), from: 15, actions: ["dismiss onboarding#3", "endFlow onboarding#3"], tree: """
             app#1 single
               dashboard#2 tabs selected=0
