@@ -27,8 +27,24 @@ struct ListeningSockets {
 
     /// Binds `count` sockets to `address` (whose port may be `0`) and listens on them.
     ///
+    /// A port of `0` is tried up to three times: between the probe and the shared binds,
+    /// another socket (a client's connection, say) may take the port the kernel chose.
+    ///
     /// - Throws: ``HTTPServerError`` naming `host`, `requestedPort` and the system's reason.
     init(address: SocketAddress, count: Int, host: String, requestedPort: Int) throws(HTTPServerError) {
+        var attemptsLeft = requestedPort == 0 ? 3 : 1
+        while true {
+            do throws(HTTPServerError) {
+                self = try Self(bindingOnce: address, count: count, host: host, requestedPort: requestedPort)
+                return
+            } catch {
+                attemptsLeft -= 1
+                if attemptsLeft == 0 { throw error }
+            }
+        }
+    }
+
+    private init(bindingOnce address: SocketAddress, count: Int, host: String, requestedPort: Int) throws(HTTPServerError) {
         func failure() -> HTTPServerError {
             .bindFailed(host: host, port: requestedPort, reason: String(cString: strerror(errno)))
         }
