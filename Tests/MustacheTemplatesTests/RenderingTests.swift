@@ -100,32 +100,60 @@ struct EncoderTests {
         var ids: [Int: String]
     }
 
-    /// Encodes itself through a nested unkeyed container and keeps a weak reference to the
-    /// encoder it was given.
-    final class NestedListProbe: Encodable {
-        enum Key: String, CodingKey { case items }
-        weak var encoder: AnyObject?
+    /// Encodes itself through a nested unkeyed container and an encoder for a nested value, and
+    /// keeps a weak reference to that nested encoder.
+    final class NestedProbe: Encodable {
+        enum Key: String, CodingKey { case items, detail }
+        weak var nested: AnyObject?
 
         func encode(to encoder: any Encoder) throws {
-            self.encoder = encoder as AnyObject
             var container = encoder.container(keyedBy: Key.self)
             var items = container.nestedUnkeyedContainer(forKey: .items)
             try items.encode("a")
+            let detail = container.superEncoder(forKey: .detail)
+            nested = detail as AnyObject
+            var single = detail.singleValueContainer()
+            try single.encode("b")
         }
     }
 
-    @Test("an encoding with nested containers frees its encoders (no parent–child cycle is left)")
+    @Test("an encoding with nested containers frees its nested encoders (no parent–child cycle is left)")
     func nestedContainersAreFreed() throws {
-        let probe = NestedListProbe()
-        #expect(try TemplateValueEncoder().encode(probe) == ["items": .list([.string("a")])])
-        #expect(probe.encoder == nil)
+        let probes = [NestedProbe(), NestedProbe()]
+        #expect(try TemplateValueEncoder().encode(probes) == [["items": ["a"], "detail": "b"], ["items": ["a"], "detail": "b"]])
+        #expect(probes.allSatisfy { $0.nested == nil })
     }
 
-    @Test("encoders reused for list items free themselves too")
-    func reusedEncodersAreFreed() throws {
-        let probes = [NestedListProbe(), NestedListProbe()]
-        #expect(try TemplateValueEncoder().encode(probes) == [["items": ["a"]], ["items": ["a"]]])
-        #expect(probes.allSatisfy { $0.encoder == nil })
+    /// Weak references to every encoder a ``RecursiveProbe`` chain was given.
+    final class SeenEncoders: @unchecked Sendable {
+        struct Weak { weak var object: AnyObject? }
+        var encoders: [Weak] = []
+        /// Every encoder's identity, taken while all of them were in use.
+        var identities: Set<ObjectIdentifier> = []
+    }
+
+    /// Starts a new encoding of a smaller probe inside its own, so that `depth + 1` root encoders
+    /// are in use at once.
+    struct RecursiveProbe: Encodable {
+        var depth: Int
+        var seen: SeenEncoders
+
+        func encode(to encoder: any Encoder) throws {
+            seen.encoders.append(.init(object: encoder as AnyObject))
+            seen.identities.insert(ObjectIdentifier(encoder as AnyObject))
+            if depth > 0 { _ = try TemplateValueEncoder().encode(RecursiveProbe(depth: depth - 1, seen: seen)) }
+            var single = encoder.singleValueContainer()
+            try single.encode(depth)
+        }
+    }
+
+    @Test("root encoders are recycled through a bounded pool: the ones it cannot keep are freed")
+    func rootEncoderPoolIsBounded() throws {
+        let seen = SeenEncoders()
+        #expect(try TemplateValueEncoder().encode(RecursiveProbe(depth: 39, seen: seen)) == 39)
+        #expect(seen.encoders.count == 40)
+        #expect(seen.identities.count == 40)
+        #expect(seen.encoders.filter { $0.object != nil }.count <= 16)
     }
 
     /// A tree whose nodes differ in shape, to check that a reused encoder carries nothing over.

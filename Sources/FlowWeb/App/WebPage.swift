@@ -60,15 +60,30 @@ public struct PageContext: Sendable {
                 .map { "\(FormEncoding.escape($0.key))=\(FormEncoding.escape($0.value.formValue))&" }.joined()
             return "/_step/\(FormEncoding.escape(wire.name))?" + query
         }
-        return base + "_from=\(node.rawValue)&_r=\(renderID)"
+        var link = ""
+        link.reserveCapacity(base.utf8.count + 32 + renderID.utf8.count)
+        link += base
+        link += "_from="
+        link += String(node.rawValue)
+        link += "&_r="
+        link += renderID
+        return link
     }
 
     /// Hidden form fields for a POST to `/_step` from this page: `_from`, `_r` and `_csrf`.
     /// Put them inside the form with a triple mustache: `{{{formFields}}}`.
     public var formFields: String {
-        "<input type=\"hidden\" name=\"_from\" value=\"\(node.rawValue)\">"
-            + "<input type=\"hidden\" name=\"_r\" value=\"\(renderID)\">"
-            + "<input type=\"hidden\" name=\"_csrf\" value=\"\(csrfToken)\">"
+        // Appended to one string sized up front: every page's model carries these fields.
+        var html = ""
+        html.reserveCapacity(160 + renderID.utf8.count + csrfToken.utf8.count)
+        html += "<input type=\"hidden\" name=\"_from\" value=\""
+        html += String(node.rawValue)
+        html += "\"><input type=\"hidden\" name=\"_r\" value=\""
+        html += renderID
+        html += "\"><input type=\"hidden\" name=\"_csrf\" value=\""
+        html += csrfToken
+        html += "\">"
+        return html
     }
 }
 

@@ -21,6 +21,9 @@ struct PageComposer<Step: FlowStep>: Sendable {
     let app: WebApp<Step>
     let templates: TemplateLibrary
 
+    /// The headers of every HTML page: built once, not per response.
+    static var htmlHeaders: HTTPHeaders { pageHeaders }
+
     /// The HTML of the session's top page.
     func render(_ session: LoadedSession, notice: String?, status: HTTPStatus = .ok, form: FormState? = nil) throws(WebError) -> Response {
         let tree = session.tree
@@ -56,14 +59,14 @@ struct PageComposer<Step: FlowStep>: Sendable {
         let html: [UInt8]
         do { html = try templates.render("layout", context: context) } catch { throw .internalError("the layout cannot render: \(error)") }
         return Response(
-            status: status, headers: ["Content-Type": MediaType.html.description, "Cache-Control": "no-store"], body: html)
+            status: status, headers: Self.htmlHeaders, body: html)
     }
 
     /// A page's fragment, with the fragments of the flows embedded in it appended.
     private func fragment(_ page: PageNode, _ session: LoadedSession, form: FormState? = nil) throws(WebError) -> String {
         guard let renderer = app.renderers[page.page.name] else { throw .internalError("page \(page.page.name) has no renderer") }
         let context = PageContext(
-            services: app.context.reading(session.tree.appData), node: page.id, renderID: SessionService<Step>.randomHex(bytes: 8),
+            services: app.context.reading(session.tree.appData), node: page.id, renderID: RenderID.next(),
             csrfToken: session.record.csrfToken)
         var html: [UInt8]
         do {
@@ -147,7 +150,7 @@ struct PageComposer<Step: FlowStep>: Sendable {
             "tabBar": .null, "modal": .null, "csrf": .string(session.record.csrfToken),
         ]
         let body = (try? templates.render("layout", context: context)) ?? Array(html.utf8)
-        return Response(status: .ok, headers: ["Content-Type": MediaType.html.description, "Cache-Control": "no-store"], body: body)
+        return Response(status: .ok, headers: Self.htmlHeaders, body: body)
     }
 
     /// The error page, in the layout when it can render, plain otherwise.
@@ -158,7 +161,7 @@ struct PageComposer<Step: FlowStep>: Sendable {
             "tabBar": .null, "modal": .null, "csrf": .string(""),
         ]
         let body = (try? templates.render("layout", context: context)) ?? Array(errorFragment(error, topURL: topURL).utf8)
-        var response = Response(status: error.status, headers: ["Content-Type": MediaType.html.description, "Cache-Control": "no-store"], body: body)
+        var response = Response(status: error.status, headers: Self.htmlHeaders, body: body)
         for field in error.headers { response.headers.add(field.name, field.value) }
         return response
     }
@@ -183,3 +186,6 @@ struct PageComposer<Step: FlowStep>: Sendable {
         return result
     }
 }
+
+/// See ``PageComposer/htmlHeaders`` (a generic type cannot have a stored static property).
+private let pageHeaders: HTTPHeaders = ["Content-Type": MediaType.html.description, "Cache-Control": "no-store"]

@@ -42,22 +42,6 @@ final class SessionService<Step: FlowStep>: Sendable {
         self.clock = clock
     }
 
-    /// `count` random bytes from the system's secure generator, as hex.
-    static func randomHex(bytes count: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        let digits = Array("0123456789abcdef".utf8)
-        return String(unsafeUninitializedCapacity: count * 2) { text in
-            var word: UInt64 = 0
-            for index in 0..<count {
-                if index % 8 == 0 { word = generator.next() }
-                let byte = UInt8(truncatingIfNeeded: word >> (UInt64(index % 8) * 8))
-                text[index * 2] = digits[Int(byte >> 4)]
-                text[index * 2 + 1] = digits[Int(byte & 0x0f)]
-            }
-            return count * 2
-        }
-    }
-
     /// Session ids are 48 hex digits (192 random bits); anything else is not even looked up.
     static func isWellFormed(_ id: String) -> Bool {
         id.utf8.count == 48 && id.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
@@ -109,7 +93,7 @@ final class SessionService<Step: FlowStep>: Sendable {
         do { started = try await coordinator.start() } catch { throw .internalError("the app cannot start: \(error)") }
         let now = clock()
         var record = SessionRecord(
-            id: Self.randomHex(bytes: 24), version: 1, tree: [], csrfToken: Self.randomHex(bytes: 16), lastSeq: 1,
+            id: Hex.random(bytes: 24), version: 1, tree: [], csrfToken: Hex.random(bytes: 16), lastSeq: 1,
             createdAt: now, lastUsedAt: now, expiresAt: now + ttl)
         do {
             record.tree = try started.tree.jsonBytes()

@@ -61,8 +61,8 @@ public struct Request: Sendable {
 
     /// The first cookie named `name`.
     public func cookie(_ name: String) -> String? {
-        for header in headers.values(for: "Cookie") {
-            if let value = Cookies.value(named: name, in: header) { return value }
+        for field in headers where HTTPHeaders.same(field.name, "Cookie") {
+            if let value = Cookies.value(named: name, in: field.value) { return value }
         }
         return nil
     }

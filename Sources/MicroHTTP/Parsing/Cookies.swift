@@ -16,37 +16,44 @@ public enum Cookies {
     /// reads it, without building the others.
     public static func value(named name: String, in header: String) -> String? {
         var found: String?
-        let wanted = Array(name.utf8)
-        forEachPair(in: header) { pairName, value in
-            guard pairName.elementsEqual(wanted) else { return true }
-            found = String(decoding: value, as: UTF8.self)
-            return false
+        var wanted = name
+        wanted.withUTF8 { wanted in
+            forEachPair(in: header) { pairName, value in
+                guard pairName.elementsEqual(wanted) else { return true }
+                found = String(decoding: value, as: UTF8.self)
+                return false
+            }
         }
         return found
     }
 
+    /// The bytes of one piece of a header.
+    private typealias Piece = Slice<UnsafeBufferPointer<UInt8>>
+
     /// Calls `body` with the name and value bytes of each well-formed pair, in order, until it
-    /// answers `false`. Works on the header's UTF-8 bytes: names are tokens and values
+    /// answers `false`. Works on the header's UTF-8 bytes in place: names are tokens and values
     /// cookie-octets, so no character needs more than a byte.
-    private static func forEachPair(in header: String, _ body: (ArraySlice<UInt8>, ArraySlice<UInt8>) -> Bool) {
-        let bytes = Array(header.utf8)
-        var start = 0
-        while start <= bytes.count {
-            var end = start
-            while end < bytes.count, bytes[end] != UInt8(ascii: ";") { end += 1 }
-            if let equals = bytes[start..<end].firstIndex(of: UInt8(ascii: "=")) {
-                let name = trimmed(bytes[start..<equals])
-                var value = trimmed(bytes[(equals + 1)..<end])
-                if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") {
-                    value = value.dropFirst().dropLast()
+    private static func forEachPair(in header: String, _ body: (Piece, Piece) -> Bool) {
+        var header = header
+        header.withUTF8 { bytes in
+            var start = 0
+            while start <= bytes.count {
+                var end = start
+                while end < bytes.count, bytes[end] != UInt8(ascii: ";") { end += 1 }
+                if let equals = bytes[start..<end].firstIndex(of: UInt8(ascii: "=")) {
+                    let name = trimmed(bytes[start..<equals])
+                    var value = trimmed(bytes[(equals + 1)..<end])
+                    if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") {
+                        value = value.dropFirst().dropLast()
+                    }
+                    if !name.isEmpty, name.allSatisfy(HTTPToken.isTokenByte), !body(name, value) { return }
                 }
-                if !name.isEmpty, name.allSatisfy(HTTPToken.isTokenByte), !body(name, value) { return }
+                start = end + 1
             }
-            start = end + 1
         }
     }
 
-    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    private static func trimmed(_ bytes: Piece) -> Piece {
         var slice = bytes
         while let first = slice.first, first == 0x20 || first == 0x09 { slice = slice.dropFirst() }
         while let last = slice.last, last == 0x20 || last == 0x09 { slice = slice.dropLast() }

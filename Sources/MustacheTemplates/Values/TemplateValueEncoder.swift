@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Turns an `Encodable` view model into a ``TemplateValue`` without `Mirror` or JSON: a small
 /// `Encoder` that writes straight into template values.
 ///
@@ -28,7 +30,10 @@ public struct TemplateValueEncoder: Sendable {
 /// Values encoded one after another under the same parent (a list's items, a struct's fields)
 /// reuse one child encoder, ``spare``: encoding allocates an encoder per nesting level, not per
 /// value, and a child sizes its next object like its last one.
-final class ValueEncoder: Encoder {
+///
+/// Unchecked `Sendable`: only so that the pool's mutex can hold idle root encoders. An encoder
+/// taken from the pool is used by the one thread that took it until it is put back.
+final class ValueEncoder: Encoder, @unchecked Sendable {
     enum Kind { case empty, value, object, list }
 
     @exclusivity(unchecked) private(set) var kind = Kind.empty
@@ -54,14 +59,31 @@ final class ValueEncoder: Encoder {
         self.key = key
     }
 
-    /// Encodes a top-level model.
+    /// Encodes a top-level model, with a root encoder from the pool.
     static func encode<T: Encodable>(_ model: T) throws -> TemplateValue {
-        let root = ValueEncoder(parent: nil, key: nil)
-        // Children reference their parent, which holds its spare child and its nested
-        // containers: break those cycles afterwards, or every encoding would leak.
-        defer { root.detachChildren() }
+        let root = pool.withLock { $0.popLast() } ?? ValueEncoder(parent: nil, key: nil)
+        defer { recycle(root) }
         try model.encode(to: root)
         return root.resolved()
+    }
+
+    /// Root encoders ready for the next model, with their spare children and cached keyed
+    /// containers: a page's model has the same types every time, so a recycled encoder builds
+    /// neither encoders nor containers, only the values.
+    private static let pool = Mutex<[ValueEncoder]>([])
+    private static let poolLimit = 16
+
+    /// Empties `root` and puts it back in the pool, or, when the pool is full, breaks its
+    /// cycles so that it is freed (children reference their parent, which holds its spare child,
+    /// its nested containers and its cached keyed container).
+    private static func recycle(_ root: ValueEncoder) {
+        root.reset()
+        let kept = pool.withLock { pool in
+            guard pool.count < poolLimit else { return false }
+            pool.append(root)
+            return true
+        }
+        if !kept { root.detachChildren() }
     }
 
     /// Encodes `model` nested under this encoder, at `key`, with the spare child.
