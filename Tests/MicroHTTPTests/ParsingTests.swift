@@ -8,6 +8,8 @@ struct ParsingTests {
     func percentDecoding() throws {
         #expect(try PercentDecoding.decode(Array("caf%C3%A9+x".utf8), plusAsSpace: false, location: "t") == "café+x")
         #expect(try PercentDecoding.decode(Array("a+b".utf8), plusAsSpace: true, location: "t") == "a b")
+        #expect(try PercentDecoding.decode(Array("/movies-42".utf8), plusAsSpace: true, location: "t") == "/movies-42")
+        #expect(try PercentDecoding.decode(Array("café".utf8), plusAsSpace: false, location: "t") == "café")
         #expect(throws: HTTPParseError(.invalidPercentEncoding, in: "t", at: 2)) {
             try PercentDecoding.decode(Array("ab%4".utf8), plusAsSpace: false, location: "t")
         }

@@ -56,6 +56,14 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
+    /// Calls `body` with each field's name and value, in order, reading them in place: unlike
+    /// iterating, it holds no reference to the fields of its own.
+    func forEachField(_ body: (String, String) -> Void) {
+        fields.withUnsafeBufferPointer { fields in
+            for index in fields.indices { body(fields[index].name, fields[index].value) }
+        }
+    }
+
     /// Whether `name` is a valid field name token and `value` holds no CR, LF or NUL:
     /// the server refuses to send fields that fail this check.
     public static func isValid(name: String, value: String) -> Bool {

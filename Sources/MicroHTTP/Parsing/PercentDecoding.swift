@@ -8,11 +8,9 @@ public enum PercentDecoding {
     public static func decode<Bytes: Collection<UInt8>>(
         _ text: Bytes, plusAsSpace: Bool, location: @autoclosure () -> String
     ) throws(HTTPParseError) -> String {
-        // Most paths and names have nothing to decode: validate them in one pass.
-        if !text.contains(where: { $0 == UInt8(ascii: "%") || $0 == 0 || (plusAsSpace && $0 == UInt8(ascii: "+")) }),
-            let string = String(validating: text, as: UTF8.self)
-        {
-            return string
+        // Most paths and names are plain ASCII with nothing to decode: they need no validation.
+        if !text.contains(where: { $0 == UInt8(ascii: "%") || $0 == 0 || $0 >= 0x80 || (plusAsSpace && $0 == UInt8(ascii: "+")) }) {
+            return String(decoding: text, as: UTF8.self)
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.count)

@@ -12,17 +12,22 @@ func microHTTPAccessHandler(
     uploadDataSize: UnsafeMutablePointer<Int>?, requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
 ) -> MHD_Result {
     guard let cls, let connection, let method, let raw = requestContext?.pointee else { return MHD_Result.NO }
-    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
-    let context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
-    return server.handle(context, connection: connection, method: method, uploadData: uploadData, uploadDataSize: uploadDataSize)
+    // Borrowed, not retained: both objects outlive the call (the daemon's context until the
+    // daemon stopped, the request's until the completion callback), and a retain of an object
+    // that every thread shares is an atomic write to one cache line that the threads would
+    // pass back and forth.
+    return Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { daemon in
+        Unmanaged<RequestContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { context in
+            daemon.server.handle(context, connection: connection, method: method, uploadData: uploadData, uploadDataSize: uploadDataSize)
+        }
+    }
 }
 
 func microHTTPRequestStarted(
     cls: UnsafeMutableRawPointer?, uri: UnsafePointer<CChar>?, connection: OpaquePointer?
 ) -> UnsafeMutableRawPointer? {
     guard let cls, let uri, let connection else { return nil }
-    let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
-    server.inFlight.add(1, ordering: .relaxed)
+    Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.inFlight.add(1, ordering: .relaxed) }
     let context = RequestContext(target: String(cString: uri), connection: ConnectionHandle(pointer: connection))
     return Unmanaged.passRetained(context).toOpaque()
 }
@@ -34,7 +39,7 @@ func microHTTPRequestCompleted(
     guard let cls, let raw = requestContext?.pointee else { return }
     requestContext?.pointee = nil
     Unmanaged<RequestContext>.fromOpaque(raw).release()
-    Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().inFlight.subtract(1, ordering: .releasing)
+    Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.inFlight.subtract(1, ordering: .releasing) }
 }
 
 func microHTTPLog(cls: UnsafeMutableRawPointer?, format: UnsafePointer<CChar>?, arguments: CVaListPointer?) {
@@ -42,27 +47,28 @@ func microHTTPLog(cls: UnsafeMutableRawPointer?, format: UnsafePointer<CChar>?, 
     var buffer = [CChar](repeating: 0, count: 512)
     CMicroHTTPD_format_log(&buffer, buffer.count, format, arguments)
     let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().logger
+    Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue().server.logger
         .debug("libmicrohttpd: \(message.split(separator: "\n").joined(separator: " "))")
 }
 
 /// The option array for `CMicroHTTPD_start`: one daemon (one thread) serving the listening
-/// `socket`, for up to `connectionLimit` connections.
+/// `socket`, for up to `connectionLimit` connections, its callbacks getting `daemon` (a
+/// ``DaemonContext``) as `cls`.
 func daemonOptions(
-    _ configuration: HTTPServer.Configuration, server: UnsafeMutableRawPointer, socket: Int32, connectionLimit: Int
+    _ configuration: HTTPServer.Configuration, daemon: UnsafeMutableRawPointer, socket: Int32, connectionLimit: Int
 ) -> [MHD_OptionItem] {
     let requestStarted: URILogCallback = microHTTPRequestStarted
     let requestCompleted: MHD_RequestCompletedCallback = microHTTPRequestCompleted
     let log: MHD_LogCallback = microHTTPLog
     return [
         // The logger goes first, so that libmicrohttpd reports everything after it through us.
-        MHD_OptionItem(option: MHD_OPTION.EXTERNAL_LOGGER, value: unsafeBitCast(log, to: Int.self), ptr_value: server),
+        MHD_OptionItem(option: MHD_OPTION.EXTERNAL_LOGGER, value: unsafeBitCast(log, to: Int.self), ptr_value: daemon),
         MHD_OptionItem(option: MHD_OPTION.LISTEN_SOCKET, value: Int(socket), ptr_value: nil),
         MHD_OptionItem(option: MHD_OPTION.CONNECTION_TIMEOUT, value: configuration.connectionTimeout, ptr_value: nil),
         MHD_OptionItem(option: MHD_OPTION.CONNECTION_LIMIT, value: connectionLimit, ptr_value: nil),
         MHD_OptionItem(option: MHD_OPTION.CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
-        MHD_OptionItem(option: MHD_OPTION.URI_LOG_CALLBACK, value: unsafeBitCast(requestStarted, to: Int.self), ptr_value: server),
-        MHD_OptionItem(option: MHD_OPTION.NOTIFY_COMPLETED, value: unsafeBitCast(requestCompleted, to: Int.self), ptr_value: server),
+        MHD_OptionItem(option: MHD_OPTION.URI_LOG_CALLBACK, value: unsafeBitCast(requestStarted, to: Int.self), ptr_value: daemon),
+        MHD_OptionItem(option: MHD_OPTION.NOTIFY_COMPLETED, value: unsafeBitCast(requestCompleted, to: Int.self), ptr_value: daemon),
         MHD_OptionItem(option: MHD_OPTION.END, value: 0, ptr_value: nil),
     ]
 }
@@ -126,9 +132,9 @@ extension HTTPServer {
             return reject(context, RequestRejection(status: .badRequest, message: "Bad request: \(error)"))
         }
         context.body = []
-        let responder = self.responder
         if let response = responder.immediateResponse(to: request) { return queue(response, for: context) }
         context.stage = .waiting
+        let responder = self.responder
         // Runs on this thread until the responder first suspends: a responder that answers
         // without waiting is answered right here, with no suspension and no thread hop.
         Task.immediate {
@@ -202,25 +208,32 @@ extension HTTPServer {
         queue(responder.response(for: rejection), for: context)
     }
 
-    private func queue(_ response: Response, for context: RequestContext) -> MHD_Result {
+    /// Hands `response` to libmicrohttpd. Consumes it, and reads its headers and body in place:
+    /// a responder may answer every request with one shared response, and each retain of its
+    /// arrays would be a write to memory that all threads share.
+    private func queue(_ response: consuming Response, for context: RequestContext) -> MHD_Result {
         context.stage = .answered
-        guard let created = libmicrohttpdResponse(body: response.body) else {
+        let lent = LentResponseBody()
+        guard let created = lent.libmicrohttpdResponse(lending: response.body) else {
             logger.error("libmicrohttpd could not create a response of \(response.body.count) bytes")
             return MHD_Result.NO
         }
         defer { MHD_destroy_response(created) }
-        for field in response.headers where !HTTPHeaders.same(field.name, "Content-Length") {
+        response.headers.forEachField { name, value in
+            guard !HTTPHeaders.same(name, "Content-Length") else { return }
             // `withCString`: a short string is copied on the stack, where passing the `String`
             // itself would allocate a C copy of it.
-            guard HTTPHeaders.isValid(name: field.name, value: field.value),
-                field.name.withCString({ name in field.value.withCString { value in MHD_add_response_header(created, name, value) } })
+            guard HTTPHeaders.isValid(name: name, value: value),
+                name.withCString({ name in value.withCString { value in MHD_add_response_header(created, name, value) } })
                     == MHD_Result.YES
             else {
-                logger.error("dropped an invalid response header", metadata: ["name": "\(field.name)"])
-                continue
+                logger.error("dropped an invalid response header", metadata: ["name": "\(name)"])
+                return
             }
         }
-        return MHD_queue_response(context.connection.pointer, UInt32(response.status.code), created)
+        let status = UInt32(response.status.code)
+        lent.keep((consume response).body)
+        return MHD_queue_response(context.connection.pointer, status, created)
     }
 
     private func readHeaders(_ connection: OpaquePointer) -> HTTPHeaders {
@@ -240,27 +253,29 @@ extension HTTPServer {
 /// A response body lent to libmicrohttpd without a copy: the box keeps the array, and with it
 /// its storage, alive until libmicrohttpd has sent the response and calls `releaseResponseBody`.
 private final class LentResponseBody {
-    let bytes: [UInt8]
+    private var bytes: [UInt8] = []
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    /// A libmicrohttpd response whose data is `body`'s own bytes, not a copy of them; ``keep(_:)``
+    /// must receive that same array before the response is queued.
+    func libmicrohttpdResponse(lending body: borrowing [UInt8]) -> OpaquePointer? {
+        guard !body.isEmpty else { return MHD_create_response_from_buffer(0, nil, MHD_ResponseMemoryMode.RESPMEM_PERSISTENT) }
+        // An array's storage stays where it is while nobody changes the array, and nobody can:
+        // once kept, the box holds it and never mutates it.
+        let bytes = body.withUnsafeBytes { UnsafeMutableRawPointer(mutating: $0.baseAddress!) }
+        let lent = Unmanaged.passRetained(self)
+        let free: MHD_ContentReaderFreeCallback = releaseResponseBody
+        guard let response = MHD_create_response_from_buffer_with_free_callback_cls(body.count, bytes, free, lent.toOpaque()) else {
+            lent.release()
+            return nil
+        }
+        return response
+    }
+
+    /// Keeps `body` (moved in, not retained again) until libmicrohttpd is done with it.
+    func keep(_ body: consuming [UInt8]) { bytes = body }
 }
 
 private func releaseResponseBody(_ lent: UnsafeMutableRawPointer?) {
     guard let lent else { return }
     Unmanaged<LentResponseBody>.fromOpaque(lent).release()
-}
-
-/// A libmicrohttpd response whose data is `body`'s own bytes, not a copy of them.
-private func libmicrohttpdResponse(body: [UInt8]) -> OpaquePointer? {
-    guard !body.isEmpty else { return MHD_create_response_from_buffer(0, nil, MHD_ResponseMemoryMode.RESPMEM_PERSISTENT) }
-    let lent = Unmanaged.passRetained(LentResponseBody(body))
-    // An array's storage stays where it is while nobody changes the array, and nobody can: the
-    // box holds the only reference libmicrohttpd's reads depend on, and never mutates it.
-    let bytes = lent.takeUnretainedValue().bytes.withUnsafeBytes { UnsafeMutableRawPointer(mutating: $0.baseAddress!) }
-    let free: MHD_ContentReaderFreeCallback = releaseResponseBody
-    guard let response = MHD_create_response_from_buffer_with_free_callback_cls(body.count, bytes, free, lent.toOpaque()) else {
-        lent.release()
-        return nil
-    }
-    return response
 }

@@ -31,8 +31,6 @@ public final class HTTPServer: Sendable {
     let responder: any HTTPResponder
     let logger: Logger
     let state = Mutex(State())
-    /// Requests between their URI and their completion, for the graceful stop.
-    let inFlight = Atomic<Int>(0)
 
     struct State {
         enum Phase { case idle, running, stopping, stopped }
@@ -82,7 +80,8 @@ public final class HTTPServer: Sendable {
             let threads = min(configuration.threads, configuration.connectionLimit)
             let sockets = try ListeningSockets(
                 address: address, count: threads, host: configuration.host, requestedPort: configuration.port)
-            // Balanced in `stop()`: libmicrohttpd's callbacks use the server through `cls`.
+            // Balanced in `stop()`: libmicrohttpd's callbacks use the server through their
+            // daemon's context, which does not retain it.
             let me = Unmanaged.passRetained(self)
             let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
                 | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
@@ -90,15 +89,17 @@ public final class HTTPServer: Sendable {
             for (index, socket) in sockets.descriptors.enumerated() {
                 // The connection limit is shared out; the first daemons take the remainder.
                 let share = configuration.connectionLimit / threads + (index < configuration.connectionLimit % threads ? 1 : 0)
-                var options = daemonOptions(configuration, server: me.toOpaque(), socket: socket, connectionLimit: share)
-                guard let daemon = CMicroHTTPD_start(UInt32(flags), 0, microHTTPAccessHandler, me.toOpaque(), &options) else {
+                let context = DaemonContext(server: self)
+                let cls = Unmanaged.passUnretained(context).toOpaque()
+                var options = daemonOptions(configuration, daemon: cls, socket: socket, connectionLimit: share)
+                guard let daemon = CMicroHTTPD_start(UInt32(flags), 0, microHTTPAccessHandler, cls, &options) else {
                     // Quiesced first, a daemon leaves its socket to us (else its stop closes it).
                     daemons.forEach { _ = MHD_quiesce_daemon($0.pointer); MHD_stop_daemon($0.pointer) }
                     sockets.descriptors.forEach { close($0) }
                     me.release()
                     throw .startFailed(host: configuration.host, port: sockets.port)
                 }
-                daemons.append(DaemonHandle(pointer: daemon))
+                daemons.append(DaemonHandle(pointer: daemon, context: context))
             }
             state.daemons = daemons
             state.sockets = sockets.descriptors
@@ -170,7 +171,7 @@ public final class HTTPServer: Sendable {
         // requires closing them only after MHD_stop_daemon has returned.
         daemons.forEach { _ = MHD_quiesce_daemon($0.pointer) }
         let clock = ContinuousClock()
-        await waitForInFlightRequests(until: clock.now + configuration.shutdownGracePeriod)
+        await waitForInFlightRequests(on: daemons, until: clock.now + configuration.shutdownGracePeriod)
         let unanswered = state.withLock { state in
             state.refusesWork = true
             let contexts = state.suspended.values
@@ -187,7 +188,7 @@ public final class HTTPServer: Sendable {
         }
         if unanswered > 0 {
             logger.warning("stopping: \(unanswered) requests did not finish in time and were answered 503")
-            await waitForInFlightRequests(until: clock.now + .seconds(1))
+            await waitForInFlightRequests(on: daemons, until: clock.now + .seconds(1))
         }
         daemons.forEach { MHD_stop_daemon($0.pointer) }
         sockets.forEach { close($0) }
@@ -203,8 +204,9 @@ public final class HTTPServer: Sendable {
         logger.debug("stopped")
     }
 
-    private func waitForInFlightRequests(until deadline: ContinuousClock.Instant) async {
-        while inFlight.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline {
+    private func waitForInFlightRequests(on daemons: [DaemonHandle], until deadline: ContinuousClock.Instant) async {
+        func inFlight() -> Int { daemons.reduce(0) { $0 + $1.context.inFlight.load(ordering: .acquiring) } }
+        while inFlight() > 0 && ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(5))
         }
     }

@@ -75,4 +75,6 @@ struct ConnectionHandle: @unchecked Sendable {
 /// functions used with it (`MHD_quiesce_daemon`, `MHD_stop_daemon`) are thread-safe.
 struct DaemonHandle: @unchecked Sendable {
     let pointer: OpaquePointer
+    /// The daemon's callbacks' `cls`, alive as long as the handle.
+    let context: DaemonContext
 }

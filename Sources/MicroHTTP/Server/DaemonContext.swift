@@ -1,0 +1,19 @@
+import Synchronization
+
+/// What one daemon's callbacks receive as `cls`: the server, and the daemon's own count of the
+/// requests in flight on it.
+///
+/// A counter per daemon, so per thread: with one counter for the server, every request wrote
+/// the same cache line from every thread, twice, and the threads passed it back and forth. The
+/// graceful stop adds the counters up.
+final class DaemonContext: Sendable {
+    /// The server. Not retained: a started server holds itself (see `HTTPServer.start()`) and
+    /// its daemon contexts until its daemons have stopped, so it outlives every callback.
+    unowned(unsafe) let server: HTTPServer
+    /// Requests between their URI and their completion on this daemon.
+    let inFlight = Atomic<Int>(0)
+    /// Keeps the next allocation off the counter's cache line.
+    private let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+
+    init(server: HTTPServer) { self.server = server }
+}
