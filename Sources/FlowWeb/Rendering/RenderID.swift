@@ -1,24 +1,30 @@
-import Synchronization
-
 /// Render ids (`_r`, CONTRACT §3): 16 hex digits that tell one rendering of a page from every
 /// other, so that a second submit of the same rendering is recognised as a duplicate.
 ///
 /// An id is not a secret (it is written into the page), it only has to be unique: each is a
-/// process-wide counter mixed with a random key by a bijection (SplitMix64's), so ids never repeat
-/// within a process, and two processes (several instances on one store) collide only if their
-/// random keys fall within a few billion of each other. A page costs an atomic increment, where
-/// reading the system's random generator cost a system call per rendering.
+/// thread's counter plus the thread's random key, mixed by a bijection (SplitMix64's). So ids
+/// never repeat within a thread, and two threads (or two instances on one store) repeat each
+/// other's only if their random keys fall within a few billion steps of each other, about as
+/// likely as two random 64-bit ids colliding. A page costs an increment, where reading the
+/// system's random generator cost a system call per rendering and a shared counter a write to
+/// memory every thread writes (see ``PerThread``).
 enum RenderID {
-    private static let key: UInt64 = {
-        var generator = SystemRandomNumberGenerator()
-        return generator.next()
-    }()
-    private static let counter = Atomic<UInt64>(0)
+    /// One thread's sequence.
+    private final class Sequence {
+        let key: UInt64 = {
+            var generator = SystemRandomNumberGenerator()
+            return generator.next()
+        }()
+        var count: UInt64 = 0
+    }
+
+    private static let sequences = PerThread { Sequence() }
 
     /// A new render id.
     static func next() -> String {
-        let count = counter.wrappingAdd(1, ordering: .relaxed).newValue
-        return Hex.string(of: mixed(key &+ count &* 0x9E37_79B9_7F4A_7C15))
+        let sequence = sequences.current
+        sequence.count &+= 1
+        return Hex.string(of: mixed(sequence.key &+ sequence.count &* 0x9E37_79B9_7F4A_7C15))
     }
 
     /// SplitMix64's finaliser: a bijection of 64-bit words that spreads neighbouring inputs apart.

@@ -44,9 +44,19 @@ public final class TemplateLibrary: Sendable {
         var fingerprint: [String: Fingerprint]
     }
 
+    /// The state of templates that reload on change.
+    private final class Reloading: Sendable {
+        let state: Mutex<State>
+        init(_ state: State) { self.state = Mutex(state) }
+    }
+
     private let directory: String?
     private let options: Options
-    private let state: Mutex<State>
+    /// The templates loaded at start: all there is, unless they reload on change. Read without
+    /// a lock: a lock every render takes is memory that every thread writes.
+    private let loaded: TemplateSet
+    /// With `reloadOnChange`: the templates now, and the fingerprints of the files they are from.
+    private let reloading: Reloading?
 
     /// Loads every `*.mustache` file below `directory`; a file's name is its relative path without
     /// the extension (`movies/detail`).
@@ -56,7 +66,8 @@ public final class TemplateLibrary: Sendable {
         self.directory = directory
         self.options = options
         let (sources, fingerprint) = try Self.read(directory: directory, fileExtension: options.fileExtension)
-        state = Mutex(State(set: try TemplateSet(sources, missingTemplates: options.missingTemplates), fingerprint: fingerprint))
+        loaded = try TemplateSet(sources, missingTemplates: options.missingTemplates)
+        reloading = options.reloadOnChange ? Reloading(State(set: loaded, fingerprint: fingerprint)) : nil
     }
 
     /// Compiles templates given as text, by name.
@@ -66,26 +77,33 @@ public final class TemplateLibrary: Sendable {
         let sources = templates.sorted { $0.key < $1.key }.map {
             TemplateSet.Source(name: $0.key, file: $0.key, bytes: Array($0.value.utf8))
         }
-        state = Mutex(State(set: try TemplateSet(sources, missingTemplates: options.missingTemplates), fingerprint: [:]))
+        loaded = try TemplateSet(sources, missingTemplates: options.missingTemplates)
+        reloading = nil
     }
 
     /// The names of the loaded templates, sorted.
-    public var names: [String] { state.withLock { $0.set.indexByName.keys.sorted() } }
+    public var names: [String] { currentTemplates.indexByName.keys.sorted() }
 
     /// Whether a template named `name` is loaded.
-    public func contains(_ name: String) -> Bool { state.withLock { $0.set.indexByName[name] != nil } }
+    public func contains(_ name: String) -> Bool { currentTemplates.indexByName[name] != nil }
+
+    /// The templates now, without checking the files for changes.
+    private var currentTemplates: TemplateSet { reloading?.state.withLock { $0.set } ?? loaded }
 
     /// Renders template `name` with `context`.
     ///
     /// - Throws: ``TemplateError`` when no template has that name, or, with `reloadOnChange`,
     ///   when a changed file no longer compiles.
     public func render(_ name: String, context: TemplateValue) throws(TemplateError) -> [UInt8] {
-        let set = try currentSet()
+        if let reloading { return try Self.render(name, context: context, in: currentSet(reloading.state)) }
+        return try Self.render(name, context: context, in: loaded)
+    }
+
+    private static func render(_ name: String, context: TemplateValue, in set: TemplateSet) throws(TemplateError) -> [UInt8] {
         guard let index = set.indexByName[name] else {
             throw TemplateError(file: name, message: "no template named \"\(name)\" (known: \(set.indexByName.keys.sorted().joined(separator: ", ")))")
         }
-        let template = set.templates[index]
-        return Renderer.render(set.program, template: index, context: context, capacity: template.estimatedSize)
+        return Renderer.render(set.program, template: index, context: context, capacity: set.templates[index].estimatedSize)
     }
 
     /// Renders template `name` with an `Encodable` view model (see ``TemplateValueEncoder``).
@@ -99,15 +117,16 @@ public final class TemplateLibrary: Sendable {
         return try render(name, context: context)
     }
 
-    private func currentSet() throws(TemplateError) -> TemplateSet {
-        guard options.reloadOnChange, let directory else { return state.withLock { $0.set } }
-        let known = state.withLock { $0.fingerprint }
+    /// The templates now, read again first when a file changed.
+    private func currentSet(_ reloaded: borrowing Mutex<State>) throws(TemplateError) -> TemplateSet {
+        guard let directory else { return reloaded.withLock { $0.set } }
+        let known = reloaded.withLock { $0.fingerprint }
         if Self.fingerprint(directory: directory, fileExtension: options.fileExtension) == known {
-            return state.withLock { $0.set }
+            return reloaded.withLock { $0.set }
         }
         let (sources, fingerprint) = try Self.read(directory: directory, fileExtension: options.fileExtension)
         let set = try TemplateSet(sources, missingTemplates: options.missingTemplates)
-        state.withLock { $0 = State(set: set, fingerprint: fingerprint) }
+        reloaded.withLock { $0 = State(set: set, fingerprint: fingerprint) }
         return set
     }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Turns an `Encodable` view model into a ``TemplateValue`` without `Mirror` or JSON: a small
 /// `Encoder` that writes straight into template values.
 ///
@@ -29,11 +27,9 @@ public struct TemplateValueEncoder: Sendable {
 ///
 /// Values encoded one after another under the same parent (a list's items, a struct's fields)
 /// reuse one child encoder, ``spare``: encoding allocates an encoder per nesting level, not per
-/// value, and a child sizes its next object like its last one.
-///
-/// Unchecked `Sendable`: only so that the pool's mutex can hold idle root encoders. An encoder
-/// taken from the pool is used by the one thread that took it until it is put back.
-final class ValueEncoder: Encoder, @unchecked Sendable {
+/// value, and a child sizes its next object like its last one. Root encoders are kept, one per
+/// thread, for the next model (``IdleRootEncoder``).
+final class ValueEncoder: Encoder {
     enum Kind { case empty, value, object, list }
 
     @exclusivity(unchecked) private(set) var kind = Kind.empty
@@ -59,31 +55,12 @@ final class ValueEncoder: Encoder, @unchecked Sendable {
         self.key = key
     }
 
-    /// Encodes a top-level model, with a root encoder from the pool.
+    /// Encodes a top-level model, with the calling thread's idle root encoder when it has one.
     static func encode<T: Encodable>(_ model: T) throws -> TemplateValue {
-        let root = pool.withLock { $0.popLast() } ?? ValueEncoder(parent: nil, key: nil)
-        defer { recycle(root) }
+        let root = IdleRootEncoder.take() ?? ValueEncoder(parent: nil, key: nil)
+        defer { IdleRootEncoder.putBack(root) }
         try model.encode(to: root)
         return root.resolved()
-    }
-
-    /// Root encoders ready for the next model, with their spare children and cached keyed
-    /// containers: a page's model has the same types every time, so a recycled encoder builds
-    /// neither encoders nor containers, only the values.
-    private static let pool = Mutex<[ValueEncoder]>([])
-    private static let poolLimit = 16
-
-    /// Empties `root` and puts it back in the pool, or, when the pool is full, breaks its
-    /// cycles so that it is freed (children reference their parent, which holds its spare child,
-    /// its nested containers and its cached keyed container).
-    private static func recycle(_ root: ValueEncoder) {
-        root.reset()
-        let kept = pool.withLock { pool in
-            guard pool.count < poolLimit else { return false }
-            pool.append(root)
-            return true
-        }
-        if !kept { root.detachChildren() }
     }
 
     /// Encodes `model` nested under this encoder, at `key`, with the spare child.
@@ -100,7 +77,7 @@ final class ValueEncoder: Encoder, @unchecked Sendable {
     }
 
     /// Empties this encoder for its next value, keeping its own spare child.
-    private func reset() {
+    func reset() {
         for (_, encoder) in pendingFields { encoder.detachChildren() }
         for (_, encoder) in pendingItems { encoder.detachChildren() }
         pendingFields = []
@@ -112,7 +89,7 @@ final class ValueEncoder: Encoder, @unchecked Sendable {
 
     /// Drops the spare child and the nested containers (and theirs), ending the parent–child
     /// reference cycles.
-    private func detachChildren() {
+    func detachChildren() {
         reset()
         spare?.detachChildren()
         spare = nil
