@@ -56,6 +56,10 @@ struct ParsingTests {
         #expect(request.pathSegments == ["a/b", "c d", ""])
         #expect(request.rawPath == "/a%2Fb/c%20d/")
         #expect(request.rawQuery == "x=1")
+        #expect(request.path == "/a/b/c d/")
+        for (target, path) in [("/", "/"), ("//", "//"), ("/a?x=/y", "/a"), ("/movies/42/", "/movies/42/"), ("http://example.com", "/")] {
+            #expect(try Request(method: .get, target: target).path == path)
+        }
         #expect(try Request(method: .get, target: "/").pathSegments == [])
         #expect(try Request(method: .get, target: "//").pathSegments == ["", ""])
         #expect(try Request(method: .get, target: "/a?x=/y").pathSegments == ["a"])

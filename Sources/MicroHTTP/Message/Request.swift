@@ -41,7 +41,11 @@ public struct Request: Sendable {
 
     /// The decoded path, segments joined with `/` (for display and logs; route on
     /// ``pathSegments``).
-    public var path: String { "/" + pathSegments.joined(separator: "/") }
+    public var path: String {
+        // Without escapes the decoded path is the raw one: the segments were split on its `/`.
+        if !rawPath.utf8.contains(UInt8(ascii: "%")) { return rawPath }
+        return "/" + pathSegments.joined(separator: "/")
+    }
 
     /// The decoded query items, in order.
     ///
