@@ -111,7 +111,7 @@ extension FlowWebResponder {
         let path = request.path
         let deepLink = session.tree.pages(at: path).isEmpty ? deepLinkStep(request) : nil
         guard !session.tree.pages(at: path).isEmpty || deepLink != nil else { throw .notFound("There is no page at \(path).") }
-        let (_, updated) = try await sessions.update(session.record.id) { [self] (current: inout LoadedSession) async throws(WebError) in
+        let (_, updated) = try await sessions.update(session) { [self] (current: inout LoadedSession) async throws(WebError) in
             let navigation: Navigation<Step>
             do {
                 if let page = current.tree.page(at: path) {

@@ -43,7 +43,7 @@ extension FlowWebResponder {
         if path == "/" { return (redirect(session.tree.top?.url ?? "/"), session) }
         if let target = session.tree.page(at: path) {
             guard target.id != session.tree.top?.id else { return (try composer.render(session, notice: notice), session) }
-            let (_, updated) = try await sessions.update(session.record.id) { [self] (current: inout LoadedSession) async throws(WebError) in
+            let (_, updated) = try await sessions.update(session) { [self] (current: inout LoadedSession) async throws(WebError) in
                 guard let page = current.tree.page(at: path) else { return .init(result: ()) }
                 let navigation: Navigation<Step>
                 do { navigation = try sessions.coordinator.visit(page.id, in: &current.tree) } catch { throw .internalError("\(error)") }
@@ -57,7 +57,7 @@ extension FlowWebResponder {
         guard let step = deepLinkStep(request) else {
             throw .notFound("There is no page at \(path).")
         }
-        let (_, updated) = try await sessions.update(session.record.id) { [self] (current: inout LoadedSession) async throws(WebError) in
+        let (_, updated) = try await sessions.update(session) { [self] (current: inout LoadedSession) async throws(WebError) in
             let navigation: Navigation<Step>
             do { navigation = try await sessions.coordinator.apply(step, to: &current.tree) } catch { throw .internalError("\(error)") }
             let entry = PendingEntry(source: .deeplink, navigation: navigation, url: path)

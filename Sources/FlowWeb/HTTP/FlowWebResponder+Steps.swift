@@ -49,7 +49,7 @@ extension FlowWebResponder {
     /// Applies the step (or finds the answer of its first submission) and returns where to go.
     func applyStep(_ step: Step, _ parsed: StepRequest, to session: LoadedSession) async throws(WebError) -> (String, LoadedSession) {
         let canonical = parsed.wire.canonical
-        return try await sessions.update(session.record.id) { [self] (current: inout LoadedSession) async throws(WebError) in
+        return try await sessions.update(session) { [self] (current: inout LoadedSession) async throws(WebError) in
             if let render = parsed.render, let location = current.extra.location(render: render, step: canonical) {
                 return .init(result: location)
             }

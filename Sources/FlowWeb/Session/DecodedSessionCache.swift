@@ -34,6 +34,12 @@ final class DecodedSessionCache: Sendable {
         }
     }
 
+    /// The version of session `id` cached, the newest this instance read or committed; `nil`
+    /// when it is not cached.
+    func version(of id: String) -> Int? {
+        state.withLock { $0.entries[id]?.version }
+    }
+
     /// Keeps the decoded form of session `id` at `version`.
     func store(_ id: String, version: Int, tree: NavigationTree, extra: SessionExtra) {
         guard capacity > 0 else { return }

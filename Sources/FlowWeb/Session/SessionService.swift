@@ -52,7 +52,13 @@ final class SessionService<Step: FlowStep>: Sendable {
     func load(_ id: String) async throws(WebError) -> LoadedSession? {
         guard Self.isWellFormed(id) else { return nil }
         let record: SessionRecord?
-        do { record = try await store.load(id) } catch { throw Self.storeFailure(error) }
+        do {
+            // A store that reads without waiting (memory, a local SQLite file) is read on this
+            // thread: its own async read would hop to one of its threads and back.
+            if let immediateStore { record = try immediateStore.loadImmediately(id) } else { record = try await store.load(id) }
+        } catch {
+            throw Self.storeFailure(error)
+        }
         guard let record, record.expiresAt > clock() else { return nil }
         return try decode(record)
     }
@@ -64,7 +70,7 @@ final class SessionService<Step: FlowStep>: Sendable {
         guard let session = try await load(id) else { return nil }
         guard isDueForRenewal(session.record, now: clock()) else { return session }
         do {
-            return try await update(id) { _ async throws(WebError) in Change(result: (), save: true) }.1
+            return try await update(session) { _ async throws(WebError) in Change(result: (), save: true) }.1
         } catch where error.status == .notFound {
             return nil  // purged or deleted since it was loaded
         }
@@ -109,22 +115,29 @@ final class SessionService<Step: FlowStep>: Sendable {
             record: record, tree: started.tree, extra: SessionExtra(), committed: [start.entry(sessionCreatedAt: record.createdAt)])
     }
 
-    /// Runs `body` on session `id` under its lock and commits what it changed. When another
-    /// instance committed to the session meanwhile, reloads it and applies `body` again, this time
-    /// with the session held exclusively in the store (so a busy session's instances take turns
-    /// rather than race); that retry cannot lose, so a change is applied at most twice.
+    /// Runs `body` on the session under its lock and commits what it changed. `body` starts from
+    /// `known`, the session as the caller read it, when this instance has committed nothing to it
+    /// since, else from the session read again. When another instance committed to the session
+    /// meanwhile, the commit fails its version check: then the session is read again and `body`
+    /// applied again, this time with the session held exclusively in the store (so a busy
+    /// session's instances take turns rather than race); that retry cannot lose, so a change is
+    /// applied at most twice.
     ///
     /// - Throws: ``WebError`` `404` when the session is gone, `503` when the store fails.
     func update<Result: Sendable>(
-        _ id: String, _ body: @escaping @Sendable (inout LoadedSession) async throws(WebError) -> Change<Result>
+        _ known: LoadedSession, _ body: @escaping @Sendable (inout LoadedSession) async throws(WebError) -> Change<Result>
     ) async throws(WebError) -> (Result, LoadedSession) {
+        let id = known.record.id
         do {
             return try await locks.withLock(id) { () async throws -> (Result, LoadedSession) in
-                guard var session = try await self.load(id) else { throw WebError.notFound("this session does not exist or has expired") }
+                let current: LoadedSession?
+                if self.decoded.version(of: id) == known.record.version { current = known } else { current = try await self.load(id) }
+                guard var session = current else { throw WebError.notFound("this session does not exist or has expired") }
+                let appData = session.tree.appData
                 let change = try await body(&session)
                 guard change.commits else { return (change.result, session) }
                 do {
-                    let prepared = try self.prepare(session, entries: change.entries)
+                    let prepared = try self.prepare(session, entries: change.entries, appDataBefore: appData)
                     try await self.store.commit(prepared.record, expectedVersion: session.record.version, entries: prepared.history)
                     return (change.result, self.committed(prepared, session))
                 } catch let error as StoreError where error.isConflict {
@@ -152,9 +165,10 @@ final class SessionService<Step: FlowStep>: Sendable {
             }
             do throws(WebError) {
                 var session = try self.decode(record)
+                let appData = session.tree.appData
                 let change = try await body(&session)
                 guard change.commits else { return ExclusiveChange(commit: nil, outcome: .success((change.result, session, nil))) }
-                let prepared = try self.prepare(session, entries: change.entries)
+                let prepared = try self.prepare(session, entries: change.entries, appDataBefore: appData)
                 return ExclusiveChange(commit: (prepared.record, prepared.history), outcome: .success((change.result, session, prepared)))
             } catch {
                 return ExclusiveChange(commit: nil, outcome: .failure(error))
@@ -192,7 +206,9 @@ final class SessionService<Step: FlowStep>: Sendable {
         var entries: [StoredEntry<Step>]
     }
 
-    private func prepare(_ session: LoadedSession, entries pending: [PendingEntry<Step>]) throws(WebError) -> Prepared {
+    /// `appDataBefore` is the app data `session.record` holds the bytes of: unchanged, they are
+    /// kept rather than encoded again (most steps change only the tree).
+    private func prepare(_ session: LoadedSession, entries pending: [PendingEntry<Step>], appDataBefore: AnyAppData) throws(WebError) -> Prepared {
         let now = clock()
         var record = session.record
         record.version += 1
@@ -207,7 +223,7 @@ final class SessionService<Step: FlowStep>: Sendable {
         }
         do {
             record.tree = try session.tree.jsonBytes()
-            record.appData = try session.tree.appDataJSON()
+            if session.tree.appData != appDataBefore { record.appData = try session.tree.appDataJSON() }
             if session.extra.changed { record.extra = try CompactJSONEncoder().encode(session.extra) }
         } catch {
             throw .internalError("cannot encode session \(record.id.prefix(8))…: \(error)")

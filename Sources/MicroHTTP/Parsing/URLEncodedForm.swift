@@ -29,14 +29,32 @@ public enum URLEncodedForm {
     public static func parse<Bytes: Collection<UInt8>>(
         _ bytes: Bytes, maxFields: Int = defaultMaxFields, location: String = "form"
     ) throws(HTTPParseError) -> [FormField] where Bytes.SubSequence: Collection<UInt8> {
+        // Parsed from contiguous bytes by code compiled for them: called from another module,
+        // this generic function runs unspecialised, a witness-table call per byte.
+        let parsed = bytes.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(HTTPParseError) in try parse(buffer, maxFields: maxFields, location: location) }
+        }
+        if let parsed { return try parsed.get() }
+        return try Array(bytes).withUnsafeBufferPointer { buffer throws(HTTPParseError) in
+            try parse(buffer, maxFields: maxFields, location: location)
+        }
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxFields: Int, location: String) throws(HTTPParseError) -> [FormField] {
         var fields: [FormField] = []
-        for piece in bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "&") { end += 1 }
+            defer { start = end + 1 }
+            guard end > start else { continue }  // an empty piece
             guard fields.count < maxFields else {
                 throw HTTPParseError(.tooManyFields, in: "\(location) (limit \(maxFields))")
             }
+            let piece = bytes[start..<end]
             let equals = piece.firstIndex(of: UInt8(ascii: "="))
-            let rawName = piece[piece.startIndex..<(equals ?? piece.endIndex)]
-            let rawValue = equals.map { piece[piece.index(after: $0)...] } ?? piece[piece.endIndex...]
+            let rawName = piece[start..<(equals ?? end)]
+            let rawValue = piece[(equals.map { $0 + 1 } ?? end)..<end]
             let name = try PercentDecoding.decode(rawName, plusAsSpace: true, location: location)
             let value = try PercentDecoding.decode(
                 rawValue, plusAsSpace: true, location: "\(location) field \"\(name)\"")
