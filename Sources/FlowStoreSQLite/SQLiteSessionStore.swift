@@ -13,24 +13,16 @@ import GRDB
 /// Commits use `synchronous = NORMAL` in WAL mode: an acknowledged change survives the process
 /// being killed (the WAL is written before the commit returns); it needs `FULL` to also survive
 /// a power cut, at the price of an fsync per step.
-///
-/// The WAL is copied into the database file in the background, on a connection of its own,
-/// every `checkpointInterval`. SQLite's own automatic checkpoint runs inside the commit that
-/// fills the WAL past a thousand pages (every few hundred steps), with an fsync, and every
-/// request waiting for the one writer waited for it too: it was most of the steps' p99.
 public final class SQLiteSessionStore: ImmediateSessionLoading {
     private let pool: DatabasePool
-    /// Copies the WAL into the database file until the store is dropped.
-    private let checkpointer: Task<Void, Never>
     /// The database file.
     public let path: String
 
     /// Opens (creating it and its directory if needed) and migrates the database at `path`.
     ///
-    /// - Parameter checkpointInterval: How often the WAL is copied into the database file.
     /// - Throws: ``StoreError`` (unavailable) with a one-line reason: an unreadable or corrupt
     ///   file, a directory that cannot be written, a database from a newer FlowServer.
-    public init(path: String, checkpointInterval: Duration = .milliseconds(100)) throws(StoreError) {
+    public init(path: String) throws(StoreError) {
         self.path = path
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
@@ -42,26 +34,14 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")  // see `checkpointer`
         }
-        let checkpointConnection: DatabaseQueue
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(pool)
-            checkpointConnection = try DatabaseQueue(path: path)
         } catch {
             throw .unavailable("cannot open the SQLite store at \(path): \(Self.reason(error))")
         }
-        checkpointer = Task.detached(priority: .utility) {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: checkpointInterval)
-                // PASSIVE: copies what no reader still needs, without waiting for readers or the writer.
-                _ = try? await checkpointConnection.writeWithoutTransaction { db in try db.checkpoint(.passive) }
-            }
-        }
     }
-
-    deinit { checkpointer.cancel() }
 
     /// The schema, one migration per version (never edit a shipped one: add another).
     static var migrator: DatabaseMigrator {

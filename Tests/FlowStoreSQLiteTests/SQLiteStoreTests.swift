@@ -52,24 +52,6 @@ struct SQLiteStoreTests {
         #expect(try await reopened.history("kept", after: 0, limit: 5).count == 1)
     }
 
-    @Test("commits reach the database file itself in the background, not only its WAL")
-    func backgroundCheckpoint() async throws {
-        let path = temporaryPath()
-        let store = try SQLiteSessionStore(path: path, checkpointInterval: .milliseconds(20))
-        for index in 0..<20 { try await store.create(record("s\(index)"), entries: [HistoryRecord(seq: 1, entry: [1])]) }
-        // The database file alone, copied without its WAL, holds the sessions once a checkpoint ran.
-        var found: SessionRecord?
-        for attempt in 0..<100 where found == nil {
-            let copy = temporaryPath()
-            try FileManager.default.createDirectory(atPath: (copy as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: path, toPath: copy)
-            found = try SQLiteSessionStore(path: copy).loadImmediately("s19")
-            if found == nil { try await Task.sleep(for: .milliseconds(20 + attempt)) }
-        }
-        #expect(found == record("s19"))
-        withExtendedLifetime(store) {}
-    }
-
     @Test("purge removes only expired sessions, in bounded batches")
     func purge() async throws {
         let store = try SQLiteSessionStore(path: temporaryPath())
