@@ -21,9 +21,6 @@ struct PageComposer<Step: FlowStep>: Sendable {
     let app: WebApp<Step>
     let templates: TemplateLibrary
 
-    /// The headers of every HTML page: built once, not per response.
-    static var htmlHeaders: HTTPHeaders { pageHeaders }
-
     /// The HTML of the session's top page.
     func render(_ session: LoadedSession, notice: String?, status: HTTPStatus = .ok, form: FormState? = nil) throws(WebError) -> Response {
         let tree = session.tree
@@ -59,7 +56,7 @@ struct PageComposer<Step: FlowStep>: Sendable {
         let html: [UInt8]
         do { html = try templates.render("layout", context: context) } catch { throw .internalError("the layout cannot render: \(error)") }
         return Response(
-            status: status, headers: Self.htmlHeaders, body: html)
+            status: status, headers: htmlPageHeaders, body: html)
     }
 
     /// A page's fragment, with the fragments of the flows embedded in it appended.
@@ -150,7 +147,7 @@ struct PageComposer<Step: FlowStep>: Sendable {
             "tabBar": .null, "modal": .null, "csrf": .string(session.record.csrfToken),
         ]
         let body = (try? templates.render("layout", context: context)) ?? Array(html.utf8)
-        return Response(status: .ok, headers: Self.htmlHeaders, body: body)
+        return Response(status: .ok, headers: htmlPageHeaders, body: body)
     }
 
     /// The error page, in the layout when it can render, plain otherwise.
@@ -161,7 +158,7 @@ struct PageComposer<Step: FlowStep>: Sendable {
             "tabBar": .null, "modal": .null, "csrf": .string(""),
         ]
         let body = (try? templates.render("layout", context: context)) ?? Array(errorFragment(error, topURL: topURL).utf8)
-        var response = Response(status: error.status, headers: Self.htmlHeaders, body: body)
+        var response = Response(status: error.status, headers: htmlPageHeaders, body: body)
         for field in error.headers { response.headers.add(field.name, field.value) }
         return response
     }
@@ -187,5 +184,6 @@ struct PageComposer<Step: FlowStep>: Sendable {
     }
 }
 
-/// See ``PageComposer/htmlHeaders`` (a generic type cannot have a stored static property).
-private let pageHeaders: HTTPHeaders = ["Content-Type": MediaType.html.description, "Cache-Control": "no-store"]
+/// The headers of every HTML page: built once, not per response (outside `PageComposer`, since
+/// a generic type cannot have a stored static property).
+private let htmlPageHeaders: HTTPHeaders = ["Content-Type": MediaType.html.description, "Cache-Control": "no-store"]
