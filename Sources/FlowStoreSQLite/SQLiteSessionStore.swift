@@ -108,17 +108,32 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
 
     public func commit(_ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord]) async throws(StoreError) {
         try await write { db in
+            // Most commits keep the expiry (it is renewed at most once a minute), and an UPDATE
+            // that sets an indexed column rewrites its index entry even to the same value: a page
+            // of WAL per commit. So the expiry columns are set only when they change.
             try db.cachedStatement(
                 sql: """
-                    UPDATE sessions SET version = ?, tree = ?, appData = ?, csrfToken = ?, lastSeq = ?, extra = ?,
-                        createdAt = ?, lastUsedAt = ?, expiresAt = ?
-                    WHERE id = ? AND version = ?
+                    UPDATE sessions SET version = ?, tree = ?, appData = ?, csrfToken = ?, lastSeq = ?, extra = ?
+                    WHERE id = ? AND version = ? AND lastUsedAt = ? AND expiresAt = ?
                     """
             ).execute(
                 arguments: [
                     record.version, Data(record.tree), Data(record.appData), record.csrfToken, record.lastSeq, Data(record.extra),
-                    record.createdAt, record.lastUsedAt, record.expiresAt, record.id, expectedVersion,
+                    record.id, expectedVersion, record.lastUsedAt, record.expiresAt,
                 ])
+            if db.changesCount == 0 {
+                try db.cachedStatement(
+                    sql: """
+                        UPDATE sessions SET version = ?, tree = ?, appData = ?, csrfToken = ?, lastSeq = ?, extra = ?,
+                            createdAt = ?, lastUsedAt = ?, expiresAt = ?
+                        WHERE id = ? AND version = ?
+                        """
+                ).execute(
+                    arguments: [
+                        record.version, Data(record.tree), Data(record.appData), record.csrfToken, record.lastSeq, Data(record.extra),
+                        record.createdAt, record.lastUsedAt, record.expiresAt, record.id, expectedVersion,
+                    ])
+            }
             guard db.changesCount == 1 else {
                 let found = try Int.fetchOne(db, sql: "SELECT version FROM sessions WHERE id = ?", arguments: [record.id])
                 throw StoreError.conflict(session: record.id, expected: expectedVersion, found: found)

@@ -40,6 +40,31 @@ struct SQLiteStoreTests {
         #expect(try await store.history("a", after: 0, limit: 10).isEmpty)
     }
 
+    @Test("a commit stores the expiry it carries, renewed or kept, and a stale version conflicts either way")
+    func expiryRenewal() async throws {
+        let store = try SQLiteSessionStore(path: temporaryPath())
+        try await store.create(record("a"), entries: [])
+        var renewed = record("a", version: 2, expiresAt: 9_000)
+        renewed.lastUsedAt = 8_000
+        try await store.commit(renewed, expectedVersion: 1, entries: [])
+        #expect(try await store.load("a") == renewed)
+        #expect(try await store.liveCount(now: 5_000) == 1, "the expiry index has the renewed expiry")
+        var kept = renewed
+        kept.version = 3
+        kept.tree = Array("{\"tree\":3}".utf8)
+        try await store.commit(kept, expectedVersion: 2, entries: [])
+        #expect(try await store.load("a") == kept)
+        for stale in [kept, record("a", version: 4, expiresAt: 12_000)] {
+            do {
+                try await store.commit(stale, expectedVersion: 2, entries: [])
+                Issue.record("a stale version must conflict")
+            } catch {
+                #expect(error.isConflict)
+            }
+        }
+        #expect(try await store.load("a") == kept)
+    }
+
     @Test("sessions and history survive closing and reopening the database")
     func restart() async throws {
         let path = temporaryPath()

@@ -68,6 +68,25 @@ struct PageTests {
         }
     }
 
+    @Test("steps renew the expiry as reads do, at most once per renewal interval (a tenth of the lifetime here)")
+    func stepsRenewWhenDue() async throws {
+        try await withSite(sessionTTL: 60) { site in
+            let browser = try await startedBrowser(site)
+            let id = try #require(browser.cookie("flowserver_session"))
+            let started = try #require(try site.store.load(id))
+            site.clock.advance(seconds: 2)
+            try await browser.follow("Item 7", on: "/a")
+            let early = try #require(try site.store.load(id))
+            #expect(early.version > started.version)
+            #expect(early.expiresAt == started.expiresAt && early.lastUsedAt == started.lastUsedAt, "renewed 2 s ago: kept")
+            site.clock.advance(seconds: 5)
+            _ = try await browser.get("/a")
+            let due = try #require(try site.store.load(id))
+            #expect(due.version > early.version)
+            #expect(due.lastUsedAt == site.clock.now && due.expiresAt == site.clock.now + 60_000, "7 s since the last renewal: renewed")
+        }
+    }
+
     @Test("the current page is answered without waiting, as respond(to:) answers it; anything else is left to respond(to:)")
     func immediatePages() async throws {
         try await withSite(sessionTTL: 600) { site in

@@ -88,7 +88,7 @@ final class SessionService<Step: FlowStep>: Sendable {
 
     /// Whether a use of `record` at `now` renews its expiry: when it was last renewed a tenth of
     /// the lifetime ago or more, at most a minute, so reading pages costs a store write at most
-    /// once a minute per session.
+    /// once a minute per session, and steps rewrite the store's expiry index no more often.
     private func isDueForRenewal(_ record: SessionRecord, now: Int64) -> Bool {
         now - record.lastUsedAt >= min(ttl / 10, 60_000)
     }
@@ -228,8 +228,10 @@ final class SessionService<Step: FlowStep>: Sendable {
         } catch {
             throw .internalError("cannot encode session \(record.id.prefix(8))…: \(error)")
         }
-        record.lastUsedAt = now
-        record.expiresAt = now + ttl
+        if isDueForRenewal(record, now: now) {
+            record.lastUsedAt = now
+            record.expiresAt = now + ttl
+        }
         return Prepared(record: record, history: history, entries: stored)
     }
 
