@@ -13,16 +13,26 @@ import GRDB
 /// Commits use `synchronous = NORMAL` in WAL mode: an acknowledged change survives the process
 /// being killed (the WAL is written before the commit returns); it needs `FULL` to also survive
 /// a power cut, at the price of an fsync per step.
+///
+/// The write-ahead log is copied into the database file in the background (see
+/// `WALCheckpointer`), not inside commits.
 public final class SQLiteSessionStore: ImmediateSessionLoading {
     private let pool: DatabasePool
+    private let checkpointer: WALCheckpointer
     /// The database file.
     public let path: String
 
     /// Opens (creating it and its directory if needed) and migrates the database at `path`.
     ///
+    /// - Parameters:
+    ///   - checkpointInterval: How often the write-ahead log is copied into the database file
+    ///     while sessions change.
+    ///   - walRestartFrames: The log's length, in pages, from which it is started over (after
+    ///     a last copy that briefly holds up commits); its file is cut back to twice that size
+    ///     (16 MB by default) when it grew longer.
     /// - Throws: ``StoreError`` (unavailable) with a one-line reason: an unreadable or corrupt
     ///   file, a directory that cannot be written, a database from a newer FlowServer.
-    public init(path: String) throws(StoreError) {
+    public init(path: String, checkpointInterval: Duration = .milliseconds(50), walRestartFrames: Int = 2000) throws(StoreError) {
         self.path = path
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
@@ -34,14 +44,20 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")  // see `checkpointer`
+            // A log that grew past twice the restart length (after a burst) is cut back when it starts over.
+            try db.execute(sql: "PRAGMA journal_size_limit = \(walRestartFrames * 2 * 4096)")
         }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(pool)
+            checkpointer = try WALCheckpointer(pool: pool, path: path, interval: checkpointInterval, restartFrames: walRestartFrames)
         } catch {
             throw .unavailable("cannot open the SQLite store at \(path): \(Self.reason(error))")
         }
     }
+
+    deinit { checkpointer.stop() }
 
     /// The schema, one migration per version (never edit a shipped one: add another).
     static var migrator: DatabaseMigrator {

@@ -65,6 +65,44 @@ struct SQLiteStoreTests {
         #expect(try await store.load("a") == kept)
     }
 
+    @Test("while commits keep coming, the write-ahead log is copied into the database and started over")
+    func walStartsOver() async throws {
+        let path = temporaryPath()
+        let store = try SQLiteSessionStore(path: path, checkpointInterval: .milliseconds(5), walRestartFrames: 100)
+        let sessions = 4
+        for index in 0..<sessions { try await store.create(record("s\(index)"), entries: []) }
+        // The log's header counts its restarts (its checkpoint sequence number, bytes 12-15).
+        @Sendable func restarts() throws -> UInt32 {
+            try Data(contentsOf: URL(fileURLWithPath: path + "-wal")).prefix(16).suffix(4).reduce(0) { $0 << 8 | UInt32($1) }
+        }
+        // Writers that never pause, so the log always has frames newer than the last copy.
+        let versions = try await withThrowingTaskGroup(of: (String, Int).self) { group in
+            for index in 0..<sessions {
+                group.addTask {
+                    var version = 1
+                    while version < 20_000, try version % 100 != 0 || restarts() < 3 {
+                        version += 1
+                        var next = record("s\(index)", version: version, lastSeq: version)
+                        next.tree = Array(repeating: UInt8(version % 256), count: 1_500)
+                        let entry = HistoryRecord(seq: version, entry: [UInt8](repeating: 7, count: 300))
+                        try await store.commit(next, expectedVersion: version - 1, entries: [entry])
+                    }
+                    return ("s\(index)", version)
+                }
+            }
+            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+        #expect(try restarts() >= 3, "after \(versions) commits")
+        // Started over from its first restarts on, the log stays a few MB (a background copy
+        // alone lets it grow past 70 MB before it first catches up with these writers).
+        let walBytes = try #require(try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int)
+        #expect(walBytes < 40 << 20, "the log's file has \(walBytes) bytes")
+        for (id, version) in versions {
+            #expect(try await store.load(id)?.version == version)
+            #expect(try await store.history(id, after: 0, limit: 100_000).count == version - 1)
+        }
+    }
+
     @Test("sessions and history survive closing and reopening the database")
     func restart() async throws {
         let path = temporaryPath()

@@ -1,0 +1,42 @@
+import GRDB
+
+/// Copies an SQLite store's write-ahead log into its database file off the commit path, and
+/// lets the log start over once it has grown past a size.
+///
+/// SQLite's own automatic checkpoint runs inside the commit that fills the log past a thousand
+/// pages, and every commit queued behind the one writer waits for it (at 64 concurrent steps, a
+/// few milliseconds added to one request in seven). Here a connection of its own copies the log
+/// every `interval` (a PASSIVE checkpoint, which waits for no one). Such copies alone never let
+/// the log start over while commits keep coming, as some frames are always newer than the last
+/// copy; so when the log holds `restartFrames` frames or more, one more checkpoint runs on the
+/// writer's queue, where nothing can append meanwhile: it copies only the frames the background
+/// copy missed, and the next commit then writes the log from its start.
+///
+/// While nothing is committed the copies slow down, to four a second.
+final class WALCheckpointer: Sendable {
+    private let task: Task<Void, Never>
+
+    /// Starts checkpointing `pool`'s database, whose file is at `path`, until ``stop()``.
+    init(pool: DatabasePool, path: String, interval: Duration, restartFrames: Int) throws {
+        let connection = try DatabaseQueue(path: path)
+        task = Task.detached(priority: .utility) {
+            var pause = interval
+            var lastFrames = 0
+            while !Task.isCancelled {
+                try? await Task.sleep(for: pause)
+                guard let log = try? await connection.writeWithoutTransaction({ db in try db.checkpoint(.passive) }) else { continue }
+                if log.walFrameCount >= restartFrames {
+                    _ = try? await pool.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+                }
+                let idle = log.walFrameCount == lastFrames && log.checkpointedFrameCount == log.walFrameCount
+                pause = idle ? min(pause * 2, .milliseconds(250)) : interval
+                lastFrames = log.walFrameCount
+            }
+        }
+    }
+
+    /// Stops checkpointing (the database's last connection to close copies what is left).
+    func stop() {
+        task.cancel()
+    }
+}
