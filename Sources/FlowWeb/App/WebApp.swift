@@ -29,10 +29,7 @@ public struct WebApp<Step: FlowStep>: Sendable {
         siteName: String = "FlowServer", tabTitle: (@Sendable (FlowNode, NavigationTree) -> String)? = nil
     ) throws(WebAppError) {
         var renderers: [String: PageRenderer] = [:]
-        for type in pages {
-            func make<P: WebPage>(_ type: P.Type) -> PageRenderer { PageRenderer(type) }
-            renderers[type.name] = make(type)
-        }
+        for type in pages { renderers[type.name] = PageRenderer(type) }
         for name in flows.registry.pageNames where renderers[name] == nil {
             throw WebAppError(message: "page \"\(name)\" is registered in the flows but has no WebPage type in `pages`")
         }

@@ -89,18 +89,43 @@ public struct PageContext: Sendable {
 
 /// Renders the pages of one type; built once per registered type, so rendering needs no casts
 /// to protocols with associated types.
-final class PageRenderer: Sendable {
-    let template: String
-    let title: @Sendable (any Page) -> String
-    let model: @Sendable (any Page, PageContext) throws -> TemplateValue
-    let validate: @Sendable (any Page, String, [String: String]) -> [String: String]
-    let modalClosable: Bool
+///
+/// A value holding only the page's type: reading one out of the app's table costs no reference
+/// count (a shared object's count, written by every thread that renders, was cross-core traffic
+/// on every page).
+struct PageRenderer: Sendable {
+    let type: any WebPage.Type
 
-    init<P: WebPage>(_ type: P.Type) {
-        template = P.template
-        modalClosable = P.modalClosable
-        title = { ($0 as! P).title }
-        validate = { page, step, fields in (page as! P).validate(step: step, fields: fields) }
-        model = { page, context in try TemplateValueEncoder().encode((page as! P).model(in: context)) }
+    init(_ type: any WebPage.Type) {
+        self.type = type
+    }
+
+    /// The name of the template that renders the page's content.
+    var template: String { type.template }
+    /// Whether the page, shown in a modal, offers a Close link.
+    var modalClosable: Bool { type.modalClosable }
+
+    /// The title of `page`, a page of this type.
+    func title(_ page: any Page) -> String { type.title(of: page) }
+
+    /// The view model of `page`, a page of this type, encoded for its template.
+    func model(_ page: any Page, _ context: PageContext) throws -> TemplateValue { try type.encodedModel(of: page, context) }
+
+    /// The messages for a form sent from `page`, a page of this type.
+    func validate(_ page: any Page, _ step: String, _ fields: [String: String]) -> [String: String] {
+        type.validate(page, step: step, fields: fields)
+    }
+}
+
+/// What ``PageRenderer`` calls on a page type it holds as `any WebPage.Type`.
+extension WebPage {
+    static func title(of page: any Page) -> String { (page as! Self).title }
+
+    static func encodedModel(of page: any Page, _ context: PageContext) throws -> TemplateValue {
+        try TemplateValueEncoder().encode((page as! Self).model(in: context))
+    }
+
+    static func validate(_ page: any Page, step: String, fields: [String: String]) -> [String: String] {
+        (page as! Self).validate(step: step, fields: fields)
     }
 }
