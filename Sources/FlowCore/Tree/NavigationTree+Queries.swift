@@ -78,19 +78,21 @@ extension FlowNode {
 
     /// Appends `element(flow, attachment)` for each flow from this one down to `target` to
     /// `path`; `false` (and `path` unchanged) when `target` is not below.
+    ///
+    /// A flow's element is made once `target` was found below it, and inserted before the
+    /// elements of the flows below: the branches searched in vain make none.
     func appendPath<Element>(
         to target: NodeID, into path: inout [Element], _ element: (FlowNode, Attachment) -> Element
     ) -> Bool {
         if id == target { return true }
-        for index in children.indices {
-            path.append(element(self, .child(index)))
-            if children[index].appendPath(to: target, into: &path, element) { return true }
-            path.removeLast()
+        let start = path.count
+        for index in children.indices where children[index].appendPath(to: target, into: &path, element) {
+            path.insert(element(self, .child(index)), at: start)
+            return true
         }
-        if let presented {
-            path.append(element(self, .presented))
-            if presented.appendPath(to: target, into: &path, element) { return true }
-            path.removeLast()
+        if let presented, presented.appendPath(to: target, into: &path, element) {
+            path.insert(element(self, .presented), at: start)
+            return true
         }
         return false
     }
