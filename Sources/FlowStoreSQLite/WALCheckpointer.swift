@@ -12,7 +12,7 @@ import GRDB
 /// writer's queue, where nothing can append meanwhile: it copies only the frames the background
 /// copy missed, and the next commit then writes the log from its start.
 ///
-/// While nothing is committed the copies slow down, to four a second.
+/// While nothing is committed the copies slow down, to four a second (or `interval`, if longer).
 final class WALCheckpointer: Sendable {
     private let task: Task<Void, Never>
 
@@ -29,7 +29,7 @@ final class WALCheckpointer: Sendable {
                     _ = try? await pool.writeWithoutTransaction { db in try db.checkpoint(.passive) }
                 }
                 let idle = log.walFrameCount == lastFrames && log.checkpointedFrameCount == log.walFrameCount
-                pause = idle ? min(pause * 2, .milliseconds(250)) : interval
+                pause = idle ? min(pause * 2, max(interval, .milliseconds(250))) : interval
                 lastFrames = log.walFrameCount
             }
         }
