@@ -4,7 +4,8 @@
 Every HTTP scenario runs with `wrk -t2` at 8, 64 and 256 connections on 127.0.0.1. Servers are
 started once; in each round every scenario is measured at each connection count one after the
 other, so ratios compare figures taken close in time on this noisy machine. Figures are medians
-of the rounds, with the spread (min-max). One table is printed at the end and written to
+of the rounds, with the spread (min-max); a ratio is the median of the rounds' ratios, each of two
+figures taken one right after the other. One table is printed at the end and written to
 results/latest.md.
 
 Environment: ROUNDS (default 3), DURATION (wrk seconds, default 5), CONNECTIONS (default
@@ -139,10 +140,6 @@ class Scenario:
         self.rss = max(self.rss, self.server.rss)
         note = f"  ({'; '.join(errors)})" if errors else ""
         log(f"  {self.title:<44} c={connections:<4} {rps:>10,.0f} req/s  p50 {p50:7.2f} ms  p99 {p99:7.2f} ms{note}")
-
-    def median(self, connections):
-        runs = self.results[connections]
-        return statistics.median(r[0] for r in runs) if runs else 0.0
 
     def row(self, connections):
         runs = self.results[connections]
@@ -286,7 +283,7 @@ def main():
     lines = [f"# FlowServer benchmarks ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})", "",
              f"`make bench` on this machine ({os.cpu_count()} cores): wrk -t2 -d{DURATION}s on 127.0.0.1, {ROUNDS} rounds; "
              "figures are medians of the rounds, spread min–max; p50/p99 of the median round; RSS is the server's "
-             "largest resident set seen. Pages: fixed {0} B, FlowServer /movies/1 {1} B, peer /movies/1 {2} B.".format(
+             "largest resident set seen; a ratio is the median of the rounds' ratios (min–max). Pages: fixed {0} B, FlowServer /movies/1 {1} B, peer /movies/1 {2} B.".format(
                  sizes["1"], sizes["3m"], sizes["4"]), "",
              "| scenario | connections | req/s | spread | p50 ms | p99 ms | RSS MB |", "| --- | --- | --- | --- | --- | --- | --- |"]
     for scenario in scenarios.values():
@@ -296,8 +293,15 @@ def main():
               "| ratio | " + " | ".join(f"c={c}" for c in CONNECTIONS) + " | target |", "| --- |" + " --- |" * (len(CONNECTIONS) + 1)]
 
     def ratio(name, top, bottom, target):
-        values = [scenarios[top].median(c) / scenarios[bottom].median(c) if scenarios[bottom].median(c) else 0 for c in CONNECTIONS]
-        lines.append(f"| {name} | " + " | ".join(f"{v:.2f}" for v in values) + f" | {target} |")
+        cells = []
+        for c in CONNECTIONS:
+            # Each round measures both servers one right after the other: the ratio of a round's
+            # two figures is the one measured close in time; the median of the rounds' ratios is
+            # reported, with their spread.
+            pairs = zip(scenarios[top].results[c], scenarios[bottom].results[c])
+            values = [a[0] / b[0] for a, b in pairs if b[0]]
+            cells.append(f"{statistics.median(values):.2f} ({min(values):.2f}–{max(values):.2f})" if values else "—")
+        lines.append(f"| {name} | " + " | ".join(cells) + f" | {target} |")
 
     ratio("2/1 MicroHTTP / C", "2", "1", "≥ 0.85")
     ratio("3/1 FlowServer page (memory) / C", "3m", "1", "≥ 0.5")
