@@ -8,6 +8,7 @@ import time
 
 import pytest
 from selenium import webdriver
+from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -74,7 +75,12 @@ class Demo:
         self.wait_for_path(path)
 
     def click_button(self, step):
+        """Submits the form of the button for `step` and waits for the page that answers it (a
+        `303` to another page, or the same page again with messages, `422`): reading the page
+        before it arrives would read the old one, or one the browser is replacing."""
+        old = self.driver.find_element("tag name", "html")
         self.driver.find_element("css selector", f"button[value={step}]").click()
+        WebDriverWait(self.driver, 10).until(expected_conditions.staleness_of(old))
 
     def type(self, field_id, text):
         element = self.driver.find_element("id", field_id)
