@@ -127,16 +127,15 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
             // Most commits keep the expiry (it is renewed at most once a minute), and an UPDATE
             // that sets an indexed column rewrites its index entry even to the same value: a page
             // of WAL per commit. So the expiry columns are set only when they change.
+            let changed: StatementArguments = [
+                record.version, Data(record.tree), Data(record.appData), record.csrfToken, record.lastSeq, Data(record.extra),
+            ]
             try db.cachedStatement(
                 sql: """
                     UPDATE sessions SET version = ?, tree = ?, appData = ?, csrfToken = ?, lastSeq = ?, extra = ?
                     WHERE id = ? AND version = ? AND lastUsedAt = ? AND expiresAt = ?
                     """
-            ).execute(
-                arguments: [
-                    record.version, Data(record.tree), Data(record.appData), record.csrfToken, record.lastSeq, Data(record.extra),
-                    record.id, expectedVersion, record.lastUsedAt, record.expiresAt,
-                ])
+            ).execute(arguments: changed + [record.id, expectedVersion, record.lastUsedAt, record.expiresAt])
             if db.changesCount == 0 {
                 try db.cachedStatement(
                     sql: """
@@ -144,11 +143,7 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
                             createdAt = ?, lastUsedAt = ?, expiresAt = ?
                         WHERE id = ? AND version = ?
                         """
-                ).execute(
-                    arguments: [
-                        record.version, Data(record.tree), Data(record.appData), record.csrfToken, record.lastSeq, Data(record.extra),
-                        record.createdAt, record.lastUsedAt, record.expiresAt, record.id, expectedVersion,
-                    ])
+                ).execute(arguments: changed + [record.createdAt, record.lastUsedAt, record.expiresAt, record.id, expectedVersion])
             }
             guard db.changesCount == 1 else {
                 let found = try Int.fetchOne(db, sql: "SELECT version FROM sessions WHERE id = ?", arguments: [record.id])
