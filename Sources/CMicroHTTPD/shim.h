@@ -8,6 +8,9 @@
 #include <sys/socket.h>
 #include <netinet/in.h>
 #include <microhttpd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 /// Starts a daemon with every option in `options` (terminated by MHD_OPTION_END).
 /// `MHD_start_daemon` is variadic and cannot be called from Swift; this passes the array
@@ -26,6 +29,29 @@ static inline const struct sockaddr *CMicroHTTPD_client_address(struct MHD_Conne
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     return info == NULL ? NULL : info->client_addr;
+}
+
+/// The epoll descriptor of a daemon started with `MHD_USE_EPOLL` and no thread of its own, which
+/// its event loop waits on; -1 when it has none.
+static inline int CMicroHTTPD_epoll_fd(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_EPOLL_FD);
+    return info == NULL ? -1 : info->epoll_fd;
+}
+
+/// How many connections a daemon without a thread of its own holds (call it on the thread that
+/// runs the daemon: it also cleans up closed connections).
+static inline unsigned int CMicroHTTPD_connection_count(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+    return info == NULL ? 0 : info->num_connections;
+}
+
+/// Names the calling thread (as `top -H` and debuggers show it; at most 15 bytes are kept).
+static inline void CMicroHTTPD_name_current_thread(const char *name) {
+#ifdef __linux__
+    prctl(PR_SET_NAME, name, 0, 0, 0);
+#else
+    (void)name;
+#endif
 }
 
 /// Formats one libmicrohttpd log message into `buffer` (the logger callback gets a va_list).

@@ -1,7 +1,7 @@
 import Synchronization
 
-/// What one daemon's callbacks receive as `cls`: the server, and the daemon's own count of the
-/// requests in flight on it.
+/// What one daemon's callbacks receive as `cls`: the server, the daemon's own count of the
+/// requests in flight on it, and the wakeup of the loop that runs it.
 ///
 /// A counter per daemon, so per thread: with one counter for the server, every request wrote
 /// the same cache line from every thread, twice, and the threads passed it back and forth. The
@@ -12,8 +12,15 @@ final class DaemonContext: Sendable {
     unowned(unsafe) let server: HTTPServer
     /// Requests between their URI and their completion on this daemon.
     let inFlight = Atomic<Int>(0)
+    /// Wakes the daemon's ``DaemonLoop``.
+    let wakeup: LoopWakeup
     /// Keeps the next allocation off the counter's cache line.
     private let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
 
-    init(server: HTTPServer) { self.server = server }
+    /// A context for a daemon of `server`, or `nil` when the system refuses the wakeup's pipe.
+    init?(server: HTTPServer) {
+        guard let wakeup = LoopWakeup() else { return nil }
+        self.server = server
+        self.wakeup = wakeup
+    }
 }

@@ -27,9 +27,11 @@ func microHTTPRequestStarted(
     cls: UnsafeMutableRawPointer?, uri: UnsafePointer<CChar>?, connection: OpaquePointer?
 ) -> UnsafeMutableRawPointer? {
     guard let cls, let uri, let connection else { return nil }
-    Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.inFlight.add(1, ordering: .relaxed) }
-    let context = RequestContext(target: String(cString: uri), connection: ConnectionHandle(pointer: connection))
-    return Unmanaged.passRetained(context).toOpaque()
+    return Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { daemon in
+        daemon.inFlight.add(1, ordering: .relaxed)
+        let context = RequestContext(target: String(cString: uri), connection: ConnectionHandle(pointer: connection, daemon: daemon))
+        return Unmanaged.passRetained(context).toOpaque()
+    }
 }
 
 func microHTTPRequestCompleted(
@@ -194,7 +196,7 @@ extension HTTPServer {
         guard mustResume else { return }
         state.withLock { state in
             guard state.suspended.removeValue(forKey: ObjectIdentifier(context)) != nil else { return }
-            MHD_resume_connection(context.connection.pointer)
+            context.connection.resume()
         }
     }
 

@@ -12,8 +12,9 @@ extension HTTPServer {
         public var host: String
         /// The port; `0` picks a free one (see ``HTTPServer/port``).
         public var port: Int
-        /// libmicrohttpd's polling threads (epoll), each accepting on a socket of its own, over
-        /// which the kernel spreads new connections; default: the number of cores.
+        /// The threads that run the server, each running one libmicrohttpd epoll daemon that
+        /// accepts on a socket of its own, over which the kernel spreads new connections;
+        /// default: the number of cores.
         public var threads: Int
         /// The largest request body accepted; larger ones are answered `413`.
         public var maxBodySize: Int

@@ -11,10 +11,10 @@ import Darwin
 /// An HTTP/1.1 server over libmicrohttpd that hands complete requests to an async
 /// ``HTTPResponder``.
 ///
-/// libmicrohttpd runs one epoll daemon per thread, each accepting on a listening socket of its
-/// own (``ListeningSockets``). A request whose body is complete is handed to
+/// One libmicrohttpd epoll daemon per thread, each run by a `DaemonLoop` and accepting on a
+/// listening socket of its own (``ListeningSockets``). A request whose body is complete is handed to
 /// the responder in a Swift task while its connection is suspended, and resumed once the
-/// answer is ready, so no libmicrohttpd thread ever waits for Swift work.
+/// answer is ready, so no server thread ever waits for Swift work.
 ///
 /// ```swift
 /// let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), responder: router)
@@ -83,23 +83,18 @@ public final class HTTPServer: Sendable {
             // Balanced in `stop()`: libmicrohttpd's callbacks use the server through their
             // daemon's context, which does not retain it.
             let me = Unmanaged.passRetained(self)
-            let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
-                | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
             var daemons: [DaemonHandle] = []
             for (index, socket) in sockets.descriptors.enumerated() {
                 // The connection limit is shared out; the first daemons take the remainder.
                 let share = configuration.connectionLimit / threads + (index < configuration.connectionLimit % threads ? 1 : 0)
-                let context = DaemonContext(server: self)
-                let cls = Unmanaged.passUnretained(context).toOpaque()
-                var options = daemonOptions(configuration, daemon: cls, socket: socket, connectionLimit: share)
-                guard let daemon = CMicroHTTPD_start(UInt32(flags), 0, microHTTPAccessHandler, cls, &options) else {
+                guard let daemon = startDaemon(index, socket: socket, connectionLimit: share) else {
                     // Quiesced first, a daemon leaves its socket to us (else its stop closes it).
-                    daemons.forEach { _ = MHD_quiesce_daemon($0.pointer); MHD_stop_daemon($0.pointer) }
+                    daemons.forEach { $0.stop(keepingSocket: true) }
                     sockets.descriptors.forEach { close($0) }
                     me.release()
                     throw .startFailed(host: configuration.host, port: sockets.port)
                 }
-                daemons.append(DaemonHandle(pointer: daemon, context: context))
+                daemons.append(daemon)
             }
             state.daemons = daemons
             state.sockets = sockets.descriptors
@@ -107,6 +102,23 @@ public final class HTTPServer: Sendable {
             state.phase = .running
         }
         logger.debug("listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
+    }
+
+    /// Starts daemon number `index` on the listening `socket`, with the thread that runs it; `nil`
+    /// when libmicrohttpd or the system refuses (nothing of it is left running then).
+    private func startDaemon(_ index: Int, socket: Int32, connectionLimit: Int) -> DaemonHandle? {
+        // No `MHD_USE_INTERNAL_POLLING_THREAD`: a `DaemonLoop` runs the daemon (see there why).
+        let flags = MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
+        guard let context = DaemonContext(server: self) else { return nil }
+        let cls = Unmanaged.passUnretained(context).toOpaque()
+        var options = daemonOptions(configuration, daemon: cls, socket: socket, connectionLimit: connectionLimit)
+        guard let daemon = CMicroHTTPD_start(UInt32(flags), 0, microHTTPAccessHandler, cls, &options) else { return nil }
+        guard let loop = DaemonLoop.start(daemon, name: "MicroHTTP-\(index)", wakeup: context.wakeup) else {
+            _ = MHD_quiesce_daemon(daemon)  // leaves the socket to the caller
+            MHD_stop_daemon(daemon)
+            return nil
+        }
+        return DaemonHandle(pointer: daemon, context: context, loop: loop)
     }
 
     /// Asks a running ``run()`` to stop gracefully. Safe from any thread or signal source.
@@ -182,7 +194,7 @@ public final class HTTPServer: Sendable {
                         handoff = .ready(.text("The server is shutting down", status: .serviceUnavailable))
                     }
                 }
-                MHD_resume_connection(context.connection.pointer)
+                context.connection.resume()
             }
             return contexts.count
         }
@@ -190,7 +202,7 @@ public final class HTTPServer: Sendable {
             logger.warning("stopping: \(unanswered) requests did not finish in time and were answered 503")
             await waitForInFlightRequests(on: daemons, until: clock.now + .seconds(1))
         }
-        daemons.forEach { MHD_stop_daemon($0.pointer) }
+        daemons.forEach { $0.stop() }
         sockets.forEach { close($0) }
         Unmanaged.passUnretained(self).release()
         let waiters = state.withLock { state in

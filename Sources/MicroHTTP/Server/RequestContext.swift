@@ -1,3 +1,4 @@
+import CMicroHTTPD
 import Synchronization
 
 /// The state of one request between libmicrohttpd's callbacks, kept in `*con_cls`.
@@ -62,11 +63,19 @@ final class RequestContext: @unchecked Sendable {
 
 /// A libmicrohttpd connection pointer that may cross into the responder's task.
 ///
-/// `@unchecked Sendable`: the task only passes it to `MHD_resume_connection`, which
-/// libmicrohttpd allows from any thread, and only while the connection is suspended (the
-/// server's state lock guarantees that, see `HTTPServer.finish`).
+/// `@unchecked Sendable`: the task only uses it to ``resume()``, which libmicrohttpd allows from
+/// any thread, and only while the connection is suspended (the server's state lock guarantees
+/// that, see `HTTPServer.finish`).
 struct ConnectionHandle: @unchecked Sendable {
     let pointer: OpaquePointer
+    /// The connection's daemon. Not retained: it outlives the daemon's connections.
+    unowned(unsafe) let daemon: DaemonContext
+
+    /// Resumes the suspended connection and wakes its daemon's loop to handle it.
+    func resume() {
+        MHD_resume_connection(pointer)
+        daemon.wakeup.signal()
+    }
 }
 
 /// A running daemon's pointer, kept in the server's state.
@@ -77,4 +86,14 @@ struct DaemonHandle: @unchecked Sendable {
     let pointer: OpaquePointer
     /// The daemon's callbacks' `cls`, alive as long as the handle.
     let context: DaemonContext
+    /// The thread that runs the daemon, to stop before the daemon.
+    let loop: DaemonLoop
+
+    /// Stops the loop, then the daemon (which closes its connections). When `keepingSocket`,
+    /// the daemon is quiesced first, so that it leaves its listening socket open.
+    func stop(keepingSocket: Bool = false) {
+        loop.stop()
+        if keepingSocket { _ = MHD_quiesce_daemon(pointer) }
+        MHD_stop_daemon(pointer)
+    }
 }
