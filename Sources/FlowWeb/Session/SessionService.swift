@@ -66,11 +66,15 @@ final class SessionService<Step: FlowStep>: Sendable {
     /// The session `id` for a request that uses it: like ``load(_:)``, and when the session was
     /// due for renewal (see ``isDueForRenewal(_:now:)``), its expiry is pushed back (a commit without
     /// history), so a session read without navigating (reloads, the API) does not count as idle.
+    /// Requests that find it due together renew it once: the first commits, and the others, which
+    /// wait for its lock, then find it renewed.
     func loadForUse(_ id: String) async throws(WebError) -> LoadedSession? {
         guard let session = try await load(id) else { return nil }
         guard isDueForRenewal(session.record, now: clock()) else { return session }
         do {
-            return try await update(session) { _ async throws(WebError) in Change(result: (), save: true) }.1
+            return try await update(session) { [self] current async throws(WebError) in
+                Change(result: (), save: isDueForRenewal(current.record, now: clock()))
+            }.1
         } catch where error.status == .notFound {
             return nil  // purged or deleted since it was loaded
         }
