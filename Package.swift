@@ -45,7 +45,9 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
         .target(name: "MoviesDemo", dependencies: ["FlowCore", "FlowWeb"]),
-        .target(name: "FlowStoreSQLite", dependencies: ["FlowStore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "FlowStoreSQLite",
+            dependencies: ["FlowStore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
         .target(name: "FlowStorePostgres", dependencies: [
             "FlowStore",
             .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -63,7 +65,9 @@ let package = Package(
         .testTarget(name: "FlowWebTests", dependencies: ["FlowWeb", "FlowCore", "FlowStore", "FlowTesting", "MicroHTTP", "MustacheTemplates"]),
         .testTarget(name: "FlowServerExecutableTests", dependencies: ["flowserver", "ProcessTestSupport", "FlowTesting"]),
         .testTarget(name: "MustacheTemplatesTests", dependencies: ["MustacheTemplates"]),
-        .testTarget(name: "FlowStoreSQLiteTests", dependencies: ["FlowStoreSQLite", "FlowStore"]),
+        .testTarget(
+            name: "FlowStoreSQLiteTests",
+            dependencies: ["FlowStoreSQLite", "FlowStore", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "FlowStorePostgresTests", dependencies: ["FlowStorePostgres", "FlowStore", "ProcessTestSupport"]),
         .testTarget(name: "MoviesDemoTests", dependencies: ["MoviesDemo", "FlowCore", "FlowWeb"]),
         .testTarget(name: "FlowCoreTests", dependencies: [

@@ -1,6 +1,7 @@
 import FlowStore
 import Foundation
 import GRDB
+import Logging
 
 /// Sessions in an SQLite database (the embedded default, `--store sqlite:PATH`): WAL mode, the
 /// schema created and migrated by versioned migrations, every change in one transaction that
@@ -30,9 +31,14 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
     ///   - walRestartFrames: The log's length, in pages, from which it is started over (after
     ///     a last copy that briefly holds up commits); its file is cut back to twice that size
     ///     (16 MB by default) when it grew longer.
+    ///   - logger: Where the store reports what it cannot fix itself: checkpoints that keep
+    ///     failing (the log then grows until one works).
     /// - Throws: ``StoreError`` (unavailable) with a one-line reason: an unreadable or corrupt
     ///   file, a directory that cannot be written, a database from a newer FlowServer.
-    public init(path: String, checkpointInterval: Duration = .milliseconds(50), walRestartFrames: Int = 2000) throws(StoreError) {
+    public init(
+        path: String, checkpointInterval: Duration = .milliseconds(50), walRestartFrames: Int = 2000,
+        logger: Logger = Logger(label: "FlowStoreSQLite")
+    ) throws(StoreError) {
         self.path = path
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
@@ -51,7 +57,9 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(pool)
-            checkpointer = try WALCheckpointer(pool: pool, path: path, interval: checkpointInterval, restartFrames: walRestartFrames)
+            checkpointer = try WALCheckpointer(
+                pool: pool, path: path, interval: checkpointInterval, restartFrames: walRestartFrames,
+                failures: CheckpointFailureLog(patience: .seconds(10), logger: logger))
         } catch {
             throw .unavailable("cannot open the SQLite store at \(path): \(Self.reason(error))")
         }

@@ -13,20 +13,31 @@ import GRDB
 /// copy missed, and the next commit then writes the log from its start.
 ///
 /// While nothing is committed the copies slow down, to four a second (or `interval`, if longer).
+/// Checkpoints that keep failing are logged (see ``CheckpointFailureLog``).
 final class WALCheckpointer: Sendable {
     private let task: Task<Void, Never>
 
-    /// Starts checkpointing `pool`'s database, whose file is at `path`, until ``stop()``.
-    init(pool: DatabasePool, path: String, interval: Duration, restartFrames: Int) throws {
+    /// Starts checkpointing `pool`'s database, whose file is at `path`, until ``stop()``, telling
+    /// `failures` how each checkpoint went.
+    init(pool: DatabasePool, path: String, interval: Duration, restartFrames: Int, failures: CheckpointFailureLog) throws {
         let connection = try DatabaseQueue(path: path)
         task = Task.detached(priority: .utility) {
+            var failures = failures
             var pause = interval
             var lastFrames = 0
             while !Task.isCancelled {
                 try? await Task.sleep(for: pause)
-                guard let log = try? await connection.writeWithoutTransaction({ db in try db.checkpoint(.passive) }) else { continue }
-                if log.walFrameCount >= restartFrames {
-                    _ = try? await pool.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+                let log: (walFrameCount: Int, checkpointedFrameCount: Int)
+                do {
+                    log = try await connection.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+                    if log.walFrameCount >= restartFrames {
+                        _ = try await pool.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+                    }
+                    failures.succeeded(at: .now)
+                } catch {
+                    failures.failed(error, at: .now)
+                    pause = interval
+                    continue
                 }
                 let idle = log.walFrameCount == lastFrames && log.checkpointedFrameCount == log.walFrameCount
                 pause = idle ? min(pause * 2, max(interval, .milliseconds(250))) : interval

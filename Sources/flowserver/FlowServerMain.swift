@@ -56,7 +56,7 @@ enum FlowServerMain {
         case .memory:
             store = MemorySessionStore()
         case .sqlite(let path):
-            do { store = try SQLiteSessionStore(path: path) } catch { fail("flowserver: \(error)", status: 1) }
+            do { store = try SQLiteSessionStore(path: path, logger: Logger(label: "flowserver.sqlite")) } catch { fail("flowserver: \(error)", status: 1) }
         case .postgres(let url):
             // The pool logs every failed connection attempt; warnings and up only.
             var storeLogger = Logger(label: "flowserver.postgres")
