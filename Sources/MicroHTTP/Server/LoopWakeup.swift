@@ -21,7 +21,10 @@ final class LoopWakeup: Sendable {
     init?() {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return nil }
-        for end in ends { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
+        for end in ends {
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)  // not inherited by processes the app starts
+        }
         descriptor = ends[0]
         writeEnd = ends[1]
     }
