@@ -21,10 +21,19 @@ for module in MicroHTTP FlowCore FlowStore MustacheTemplates FlowWeb MoviesDemo 
     FlowTesting flowserver; do
     rm -rf ".build/release/$module.build" ".build/release/Modules/$module.swiftmodule"
 done
+# Quiet while it works; on a failure, the end of the build's output says why.
+build() {
+    local log=.build-bench-bin/build.log
+    if ! (cd "$1" && swift build -c release --product "$2") > "$log" 2>&1; then
+        echo "building $2 failed; the end of its output ($log):" >&2
+        tail -n 40 "$log" >&2
+        exit 1
+    fi
+}
 for product in flowserver MicroHTTPFixedPage TemplateBench EngineBench StoreBench SessionMaker PeerData; do
-    swift build -c release --product "$product" >/dev/null
+    build . "$product"
 done
-(cd Peers && swift build -c release --product HummingbirdPeer >/dev/null)
+build Peers HummingbirdPeer
 
 python3 bench.py "$(swift build -c release --show-bin-path)" "$(cd Peers && swift build -c release --show-bin-path)" \
     .build-bench-bin/fixed-page-c "$page"
