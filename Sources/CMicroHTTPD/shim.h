@@ -9,6 +9,7 @@
 #include <netinet/in.h>
 #include <microhttpd.h>
 #ifdef __linux__
+#include <sys/epoll.h>
 #include <sys/prctl.h>
 #endif
 
@@ -43,6 +44,21 @@ static inline int CMicroHTTPD_epoll_fd(struct MHD_Daemon *daemon) {
 static inline unsigned int CMicroHTTPD_connection_count(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
     return info == NULL ? 0 : info->num_connections;
+}
+
+/// Adds `fd` to a daemon's epoll set `epoll_fd`, for input, with a NULL event pointer: libmicrohttpd
+/// 0.9's epoll loop skips such events (its "shutdown signal"), so `fd` only wakes its wait.
+/// Returns 0, or -1 when it cannot (not Linux, or epoll_ctl failed).
+static inline int CMicroHTTPD_add_wakeup_to_epoll(int epoll_fd, int fd) {
+#ifdef __linux__
+    struct epoll_event event;
+    event.events = EPOLLIN;
+    event.data.ptr = NULL;
+    return epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &event);
+#else
+    (void)epoll_fd; (void)fd;
+    return -1;
+#endif
 }
 
 /// Names the calling thread (as `top -H` and debuggers show it; at most 15 bytes are kept).

@@ -41,6 +41,9 @@ final class LoopWakeup: Sendable {
         _ = write(writeEnd, &byte, 1)
     }
 
+    /// Whether a signal came since the last ``drain()``.
+    var isPending: Bool { pending.load(ordering: .acquiring) }
+
     /// Empties the pipe; called by the loop after its wait returned for it, before it handles
     /// what the signals announced (so a signal that comes meanwhile writes again).
     func drain() {
