@@ -20,6 +20,9 @@ public struct WebApp<Step: FlowStep>: Sendable {
     /// A tab's label, given its flow; by default the title of the tab's first page.
     public let tabTitle: (@Sendable (FlowNode, NavigationTree) -> String)?
     let renderers: [String: PageRenderer]
+    /// The renderers again by page type: every page renders through several lookups, and an
+    /// identifier hashes in a fraction of the time of a name.
+    private let renderersByType: [ObjectIdentifier: PageRenderer]
 
     /// A web app.
     ///
@@ -39,6 +42,13 @@ public struct WebApp<Step: FlowStep>: Sendable {
         self.siteName = siteName
         self.tabTitle = tabTitle
         self.renderers = renderers
+        renderersByType = Dictionary(renderers.values.map { (ObjectIdentifier($0.type), $0) }) { first, _ in first }
+    }
+
+    /// The renderer of `page`'s type (by type, or by registered name for a type registered
+    /// under the same name as one in `pages`).
+    func renderer(for page: AnyPage) -> PageRenderer? {
+        renderersByType[ObjectIdentifier(type(of: page.base))] ?? renderers[page.name]
     }
 }
 

@@ -70,7 +70,7 @@ extension FlowWebResponder {
 
     /// The `422` page when the form's page finds its fields invalid.
     private func invalidForm(_ parsed: StepRequest, in session: LoadedSession) throws(WebError) -> Response? {
-        guard let from = parsed.from, let page = session.tree.page(from), let renderer = sessions.app.renderers[page.page.name] else { return nil }
+        guard let from = parsed.from, let page = session.tree.page(from), let renderer = sessions.app.renderer(for: page.page) else { return nil }
         let errors = renderer.validate(page.page.base, parsed.wire.name, parsed.fields)
         guard !errors.isEmpty else { return nil }
         return try composer.render(

@@ -37,31 +37,32 @@ struct PageComposer<Step: FlowStep>: Sendable {
             (base, baseTitle, baseAncestry) = (below, title(below), belowAncestry)
             modal = [
                 "html": .string(try fragment(top, session, form: form)), "title": .string(topTitle),
-                "close": app.renderers[top.page.name]?.modalClosable == false ? .null : .string(below.url),
+                "close": app.renderer(for: top.page)?.modalClosable == false ? .null : .string(below.url),
                 "back": backURL(of: top, owner: topAncestry.last?.flow).map { .string($0) } ?? .null,
             ]
         }
-        let context: TemplateValue = [
-            "siteName": .string(app.siteName),
-            "title": .string(topTitle + " · " + app.siteName),
-            "notice": notice.map { .string($0) } ?? .null,
-            "main": [
-                "html": .string(try fragment(base, session, form: form)), "title": .string(baseTitle),
-                "back": backURL(of: base, owner: baseAncestry.last?.flow).map { .string($0) } ?? .null,
-            ],
-            "tabBar": tabBar(in: baseAncestry, of: tree),
-            "modal": modal,
-            "csrf": .string(session.record.csrfToken),
-        ]
+        // Objects are built field by field: a literal would build a temporary array first.
+        var main = TemplateObject(capacity: 3)
+        main.append("html", .string(try fragment(base, session, form: form)))
+        main.append("title", .string(baseTitle))
+        main.append("back", backURL(of: base, owner: baseAncestry.last?.flow).map { .string($0) } ?? .null)
+        var context = TemplateObject(capacity: 7)
+        context.append("siteName", .string(app.siteName))
+        context.append("title", .string(topTitle + " · " + app.siteName))
+        context.append("notice", notice.map { .string($0) } ?? .null)
+        context.append("main", .object(main))
+        context.append("tabBar", tabBar(in: baseAncestry, of: tree))
+        context.append("modal", modal)
+        context.append("csrf", .string(session.record.csrfToken))
         let html: [UInt8]
-        do { html = try templates.render("layout", context: context) } catch { throw .internalError("the layout cannot render: \(error)") }
+        do { html = try templates.render("layout", context: .object(context)) } catch { throw .internalError("the layout cannot render: \(error)") }
         return Response(
             status: status, headers: htmlPageHeaders, body: html)
     }
 
     /// A page's fragment, with the fragments of the flows embedded in it appended.
     private func fragment(_ page: PageNode, _ session: LoadedSession, form: FormState? = nil) throws(WebError) -> String {
-        guard let renderer = app.renderers[page.page.name] else { throw .internalError("page \(page.page.name) has no renderer") }
+        guard let renderer = app.renderer(for: page.page) else { throw .internalError("page \(page.page.name) has no renderer") }
         let context = PageContext(
             services: app.context.reading(session.tree.appData), node: page.id, renderID: RenderID.next(),
             csrfToken: session.record.csrfToken)
@@ -93,7 +94,7 @@ struct PageComposer<Step: FlowStep>: Sendable {
     }
 
     private func title(_ page: PageNode) -> String {
-        app.renderers[page.page.name]?.title(page.page.base) ?? page.page.name
+        app.renderer(for: page.page)?.title(page.page.base) ?? page.page.name
     }
 
     /// The previous page in the stack of `owner`, the page's flow (a split's master for its detail).
@@ -108,12 +109,19 @@ struct PageComposer<Step: FlowStep>: Sendable {
     /// The tab bar of the nearest tabs flow above the page, or `null`.
     private func tabBar(in ancestry: [(flow: FlowNode, via: Attachment)], of tree: NavigationTree) -> TemplateValue {
         guard let tabsFlow = ancestry.last(where: { $0.flow.container == .tabs })?.flow else { return .null }
-        let tabs = tabsFlow.children.enumerated().compactMap { index, child -> TemplateValue? in
-            guard case .flow(let tab) = child, let visible = Self.containerTop(tab) else { return nil }
-            let title = app.tabTitle?(tab, tree) ?? firstPageTitle(of: tab) ?? tab.flow.name
-            return ["title": .string(title), "url": .string(visible.url), "selected": .bool(index == tabsFlow.selected)]
+        var tabs: [TemplateValue] = []
+        tabs.reserveCapacity(tabsFlow.children.count)
+        for (index, child) in tabsFlow.children.enumerated() {
+            guard case .flow(let tab) = child, let visible = Self.containerTop(tab) else { continue }
+            var fields = TemplateObject(capacity: 3)
+            fields.append("title", .string(app.tabTitle?(tab, tree) ?? firstPageTitle(of: tab) ?? tab.flow.name))
+            fields.append("url", .string(visible.url))
+            fields.append("selected", .bool(index == tabsFlow.selected))
+            tabs.append(.object(fields))
         }
-        return ["tabs": .list(tabs)]
+        var bar = TemplateObject(capacity: 1)
+        bar.append("tabs", .list(tabs))
+        return .object(bar)
     }
 
     private func firstPageTitle(of flow: FlowNode) -> String? {

@@ -114,7 +114,7 @@ final class SessionService<Step: FlowStep>: Sendable {
         let start = StoredEntry(seq: 1, at: nil, source: .start, url: nil, version: 1, navigation: started.navigation)
         let entry = try startRecord(start)
         do { try await store.create(record, entries: [entry]) } catch { throw Self.storeFailure(error) }
-        decoded.store(record.id, version: record.version, tree: started.tree, extra: SessionExtra())
+        decoded.store(record.id, version: record.version, .init(tree: started.tree, extra: SessionExtra()))
         return LoadedSession(
             record: record, tree: started.tree, extra: SessionExtra(), committed: [start.entry(sessionCreatedAt: record.createdAt)])
     }
@@ -245,22 +245,21 @@ final class SessionService<Step: FlowStep>: Sendable {
         session.record = prepared.record
         session.committed = prepared.entries.map { $0.entry(sessionCreatedAt: prepared.record.createdAt) }
         session.extra.changed = false
-        decoded.store(prepared.record.id, version: prepared.record.version, tree: session.tree, extra: session.extra)
+        decoded.store(prepared.record.id, version: prepared.record.version, .init(tree: session.tree, extra: session.extra))
         return session
     }
 
     private func decode(_ record: SessionRecord) throws(WebError) -> LoadedSession {
-        if let cached = decoded.lookup(record.id, version: record.version) {
-            return LoadedSession(record: record, tree: cached.tree, extra: cached.extra)
+        let decoded = try decoded.decoded(record.id, version: record.version) { () throws(WebError) in
+            do {
+                let tree = try NavigationTree(json: record.tree, appData: record.appData, registry: app.flows.registry)
+                let extra = record.extra.isEmpty ? SessionExtra() : try CompactJSONDecoder().decode(SessionExtra.self, from: record.extra)
+                return DecodedSessionCache.Decoded(tree: tree, extra: extra)
+            } catch {
+                throw .internalError("session \(record.id.prefix(8))… cannot be read back: \(error)")
+            }
         }
-        do {
-            let tree = try NavigationTree(json: record.tree, appData: record.appData, registry: app.flows.registry)
-            let extra = record.extra.isEmpty ? SessionExtra() : try CompactJSONDecoder().decode(SessionExtra.self, from: record.extra)
-            decoded.store(record.id, version: record.version, tree: tree, extra: extra)
-            return LoadedSession(record: record, tree: tree, extra: extra)
-        } catch {
-            throw .internalError("session \(record.id.prefix(8))… cannot be read back: \(error)")
-        }
+        return LoadedSession(record: record, tree: decoded.tree, extra: decoded.extra)
     }
 
     private func encoded(_ entry: StoredEntry<Step>) throws(WebError) -> HistoryRecord {

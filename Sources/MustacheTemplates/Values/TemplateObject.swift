@@ -90,8 +90,10 @@ public struct TemplateObject: Sendable, Hashable, ExpressibleByDictionaryLiteral
         (UnsafeRawPointer(field) + MemoryLayout<Field>.offset(of: \Field.value)!).assumingMemoryBound(to: TemplateValue.self)
     }
 
-    /// Appends a field without checking for an existing key (encoders write each key once).
-    mutating func append(_ key: String, _ value: TemplateValue) {
+    /// Appends a field whose key is not in the object yet: cheaper than the subscript, which
+    /// looks for the key first (encoders and builders of fixed objects write each key once).
+    public mutating func append(_ key: String, _ value: TemplateValue) {
+        assert(self[key] == nil, "key \(key) appended twice")
         storage.append(Field(tag: Self.tag(key), key: key, value: value))
     }
 
