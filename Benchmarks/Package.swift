@@ -35,6 +35,14 @@ let package = Package(
             dependencies: [.product(name: "FlowTesting", package: "FlowServer")]
         ),
         .executableTarget(
+            name: "PageBench",
+            dependencies: [
+                .product(name: "FlowWeb", package: "FlowServer"),
+                .product(name: "FlowStore", package: "FlowServer"),
+                .product(name: "MoviesDemo", package: "FlowServer"),
+            ]
+        ),
+        .executableTarget(
             name: "PeerData",
             dependencies: [.product(name: "MoviesDemo", package: "FlowServer")]
         ),
