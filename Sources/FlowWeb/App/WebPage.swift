@@ -60,14 +60,46 @@ public struct PageContext: Sendable {
                 .map { "\(FormEncoding.escape($0.key))=\(FormEncoding.escape($0.value.formValue))&" }.joined()
             return "/_step/\(FormEncoding.escape(wire.name))?" + query
         }
-        var link = ""
-        link.reserveCapacity(base.utf8.count + 32 + renderID.utf8.count)
-        link += base
-        link += "_from="
-        link += String(node.rawValue)
-        link += "&_r="
-        link += renderID
-        return link
+        return Self.link(base, from: node.rawValue, render: renderID)
+    }
+
+    /// `base` followed by `_from=<node>&_r=<render>`, written once into a string of the exact
+    /// size (pages make a link per item, and appending piece by piece checked capacity each time).
+    static func link(_ base: String, from node: Int, render: String) -> String {
+        var base = base
+        var render = render
+        var digitCount = 1
+        var rest = node.magnitude / 10
+        while rest > 0 {
+            digitCount += 1
+            rest /= 10
+        }
+        let nodeCount = node < 0 ? digitCount + 1 : digitCount
+        let fromField: StaticString = "_from="
+        let renderField: StaticString = "&_r="
+        let count = base.utf8.count + fromField.utf8CodeUnitCount + nodeCount + renderField.utf8CodeUnitCount + render.utf8.count
+        return String(unsafeUninitializedCapacity: count) { out in
+            var position = 0
+            func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+                UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(out)[position..<position + bytes.count]).copyMemory(from: UnsafeRawBufferPointer(bytes))
+                position += bytes.count
+            }
+            base.withUTF8(put)
+            fromField.withUTF8Buffer(put)
+            if node < 0 {
+                out[position] = UInt8(ascii: "-")
+                position += 1
+            }
+            var value = node.magnitude
+            for index in (0..<digitCount).reversed() {
+                out[position + index] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
+            }
+            position += digitCount
+            renderField.withUTF8Buffer(put)
+            render.withUTF8(put)
+            return position
+        }
     }
 
     /// Hidden form fields for a POST to `/_step` from this page: `_from`, `_r` and `_csrf`.

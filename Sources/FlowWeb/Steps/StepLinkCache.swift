@@ -17,11 +17,14 @@ final class StepLinkCache: Sendable {
     /// `Table<S>`.
     private final class Tables {
         var byType: [ObjectIdentifier: AnyObject] = [:]
+        /// The table used last: an app has one step type, so this is nearly always the one.
+        var last: (type: ObjectIdentifier, table: AnyObject)?
 
         func table<Step: FlowStep>(_ type: Step.Type) -> Table<Step> {
-            if let table = byType[ObjectIdentifier(type)] { return unsafeDowncast(table, to: Table<Step>.self) }
-            let table = Table<Step>()
+            if let last, last.type == ObjectIdentifier(type) { return unsafeDowncast(last.table, to: Table<Step>.self) }
+            let table = byType[ObjectIdentifier(type)].map { unsafeDowncast($0, to: Table<Step>.self) } ?? Table<Step>()
             byType[ObjectIdentifier(type)] = table
+            last = (ObjectIdentifier(type), table)
             return table
         }
     }
