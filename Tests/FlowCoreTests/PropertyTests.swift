@@ -47,6 +47,17 @@ struct PropertyTests {
                 let reused = new.filter { $0.rawValue < previousNext }
                 #expect(reused.isEmpty)
                 everID.formUnion(ids)
+                // The one-walk top page and path agree with `topPage` and `ancestry(of:)`, from every flow.
+                for flow in tree.flows {
+                    var path: [(flow: FlowNode, via: FlowCore.Attachment)] = []
+                    let walked = flow.topPage(path: &path)
+                    #expect(walked == flow.topPage)
+                    if let walked, let ancestry = tree.ancestry(of: walked.id), let start = ancestry.firstIndex(where: { $0.flow.id == flow.id }) {
+                        #expect(path.map { "\($0.flow.id)\($0.via)" } == ancestry[start...].map { "\($0.flow.id)\($0.via)" })
+                    } else {
+                        #expect(walked == nil && path.isEmpty)
+                    }
+                }
                 // Rule 13: encoding round trip.
                 #expect(try TreeCoding.roundTrip(tree) == tree)
             }

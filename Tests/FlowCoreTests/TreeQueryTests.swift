@@ -25,5 +25,15 @@ struct TreeQueryTests {
         }
         #expect(tree.path(to: 99) == nil)
         #expect(tree.ancestry(of: 99) == nil)
+
+        // The top page with its path in one walk; passing over the presenting flow's modal
+        // gives the page under it, with that page's path.
+        var path: [(flow: FlowNode, via: FlowCore.Attachment)] = []
+        #expect(tree.root.topPage(path: &path)?.id == 13)
+        #expect(path.map { "\($0.flow.id) \($0.via)" } == expected[13])
+        let presenter = try #require(tree.flow(3))
+        var below: [(flow: FlowNode, via: FlowCore.Attachment)] = []
+        #expect(presenter.topPage(ignoringPresented: true, path: &below)?.id == 6)
+        #expect(below.map { "\($0.flow.id) \($0.via)" } == ["3 child(0)"])
     }
 }

@@ -29,6 +29,33 @@ extension FlowNode {
         }
     }
 
+    /// This flow's ``topPage``, appending to `path` the flows from this one down to it, each
+    /// with how the next node hangs from it (what ``NavigationTree/ancestry(of:)`` of that page
+    /// lists below this flow). With `ignoringPresented`, this flow's own presented node is
+    /// passed over: the page its container shows, under the modal. `nil`, with `path`
+    /// unchanged, when no page is visible.
+    public func topPage(ignoringPresented: Bool = false, path: inout [(flow: FlowNode, via: Attachment)]) -> PageNode? {
+        let start = path.count
+        if !ignoringPresented, let presented {
+            path.append((self, .presented))
+            switch presented {
+            case .page(let page): return page
+            case .flow(let flow): if let top = flow.topPage(path: &path) { return top }
+            }
+            path.removeSubrange(start...)
+        }
+        let index = container == .tabs ? selected : children.count - 1
+        guard children.indices.contains(index) else { return nil }
+        path.append((self, .child(index)))
+        switch children[index] {
+        case .page(let page) where container != .tabs: return page
+        case .flow(let flow): if let top = flow.topPage(path: &path) { return top }
+        case .page: break
+        }
+        path.removeSubrange(start...)
+        return nil
+    }
+
     /// Whether any page lies in this flow's subtree (a settled tree has no flow without pages).
     public var hasPages: Bool {
         if case .page? = presented { return true }

@@ -24,22 +24,27 @@ struct PageComposer<Step: FlowStep>: Sendable {
     /// The HTML of the session's top page.
     func render(_ session: LoadedSession, notice: String?, status: HTTPStatus = .ok, form: FormState? = nil) throws(WebError) -> Response {
         let tree = session.tree
-        guard let top = tree.top, let topAncestry = tree.ancestry(of: top.id) else { throw .internalError("the session shows no page") }
+        // The top page and the flows above it, in one walk.
+        var topAncestry: [(flow: FlowNode, via: Attachment)] = []
+        topAncestry.reserveCapacity(8)
+        guard let top = tree.root.topPage(path: &topAncestry) else { throw .internalError("the session shows no page") }
         let topTitle = title(top)
         // The page that carries the chrome: the top, or, under a modal, the page it is presented over.
         var base = top
         var baseTitle = topTitle
         var baseAncestry = topAncestry
         var modal: TemplateValue = .null
-        if let presenter = topAncestry.last(where: { $0.via == .presented })?.flow, let below = Self.containerTop(presenter),
-            let belowAncestry = tree.ancestry(of: below.id)
-        {
-            (base, baseTitle, baseAncestry) = (below, title(below), belowAncestry)
-            modal = [
-                "html": .string(try fragment(top, session, form: form)), "title": .string(topTitle),
-                "close": app.renderer(for: top.page)?.modalClosable == false ? .null : .string(below.url),
-                "back": backURL(of: top, owner: topAncestry.last?.flow).map { .string($0) } ?? .null,
-            ]
+        if let presenter = topAncestry.lastIndex(where: { $0.via == .presented }) {
+            var belowAncestry = Array(topAncestry[..<presenter])
+            if let below = topAncestry[presenter].flow.topPage(ignoringPresented: true, path: &belowAncestry) {
+                (base, baseTitle, baseAncestry) = (below, title(below), belowAncestry)
+                var fields = TemplateObject(capacity: 4)
+                fields.append("html", .string(try fragment(top, session, form: form)))
+                fields.append("title", .string(topTitle))
+                fields.append("close", app.renderer(for: top.page)?.modalClosable == false ? .null : .string(below.url))
+                fields.append("back", backURL(of: top, owner: topAncestry.last?.flow).map { .string($0) } ?? .null)
+                modal = .object(fields)
+            }
         }
         // Objects are built field by field: a literal would build a temporary array first.
         var main = TemplateObject(capacity: 3)
