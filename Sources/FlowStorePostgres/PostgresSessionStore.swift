@@ -16,6 +16,8 @@ import Synchronization
 public final class PostgresSessionStore: SessionStore {
     private let client: PostgresClient
     private let runner: Task<Void, Never>
+    /// Ends when the runner task calls the client's `run()`.
+    private let runnerStarted: AsyncStream<Void>
     private let logger: Logger
     private let timeout: Duration
 
@@ -23,7 +25,12 @@ public final class PostgresSessionStore: SessionStore {
         self.client = client
         self.logger = logger
         self.timeout = timeout
-        runner = Task { await client.run() }
+        let (started, starting) = AsyncStream<Void>.makeStream()
+        runnerStarted = started
+        runner = Task {
+            starting.finish()
+            await client.run()
+        }
     }
 
     deinit { runner.cancel() }
@@ -41,6 +48,11 @@ public final class PostgresSessionStore: SessionStore {
             database: components.path.isEmpty ? nil : String(components.path.dropFirst()), tls: .disable)
         configuration.options.connectTimeout = .seconds(Int64(timeout.components.seconds))
         let store = PostgresSessionStore(client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger, timeout: timeout)
+        // The first query waits for the runner task to reach `run()`: a connection leased before
+        // logs a warning (a new task can start late on a busy machine). The task goes straight
+        // on into `run()`, which marks the client running before it first suspends, where this
+        // side still has a task switch to make.
+        for await _ in store.runnerStarted {}
         try await store.migrate()
         return store
     }
