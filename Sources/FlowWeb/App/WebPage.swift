@@ -74,32 +74,34 @@ public struct PageContext: Sendable {
             digitCount += 1
             rest /= 10
         }
-        let nodeCount = node < 0 ? digitCount + 1 : digitCount
         let fromField: StaticString = "_from="
         let renderField: StaticString = "&_r="
-        let count = base.utf8.count + fromField.utf8CodeUnitCount + nodeCount + renderField.utf8CodeUnitCount + render.utf8.count
-        return String(unsafeUninitializedCapacity: count) { out in
-            var position = 0
-            func put(_ bytes: UnsafeBufferPointer<UInt8>) {
-                UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(out)[position..<position + bytes.count]).copyMemory(from: UnsafeRawBufferPointer(bytes))
-                position += bytes.count
+        let sign = node < 0 ? 1 : 0
+        let count = base.utf8.count + fromField.utf8CodeUnitCount + sign + digitCount + renderField.utf8CodeUnitCount + render.utf8.count
+        return base.withUTF8 { base in
+            render.withUTF8 { render in
+                String(unsafeUninitializedCapacity: count) { out in
+                    var position = copy(base, into: out, at: 0)
+                    position = fromField.withUTF8Buffer { copy($0, into: out, at: position) }
+                    if sign == 1 { out[position] = UInt8(ascii: "-") }
+                    position += sign
+                    var value = node.magnitude
+                    for index in stride(from: position + digitCount - 1, through: position, by: -1) {
+                        out[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                        value /= 10
+                    }
+                    position = renderField.withUTF8Buffer { copy($0, into: out, at: position + digitCount) }
+                    return copy(render, into: out, at: position)
+                }
             }
-            base.withUTF8(put)
-            fromField.withUTF8Buffer(put)
-            if node < 0 {
-                out[position] = UInt8(ascii: "-")
-                position += 1
-            }
-            var value = node.magnitude
-            for index in (0..<digitCount).reversed() {
-                out[position + index] = UInt8(ascii: "0") + UInt8(value % 10)
-                value /= 10
-            }
-            position += digitCount
-            renderField.withUTF8Buffer(put)
-            render.withUTF8(put)
-            return position
         }
+    }
+
+    /// Copies `bytes` into `out` at `position`; the position after them.
+    private static func copy(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>, at position: Int) -> Int {
+        guard let source = bytes.baseAddress, let target = out.baseAddress else { return position }
+        (target + position).initialize(from: source, count: bytes.count)
+        return position + bytes.count
     }
 
     /// Hidden form fields for a POST to `/_step` from this page: `_from`, `_r` and `_csrf`.
