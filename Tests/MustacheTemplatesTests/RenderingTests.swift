@@ -35,6 +35,28 @@ struct RenderingTests {
         #expect(try render("{{x}}", ["x": .string(mixed)]) == "0123456789&quot;&lt;&gt;&amp;&#39;abcdefghijklmnop&lt;q&gt;")
     }
 
+    @Test("escaping matches a character-by-character reference on random text of every length")
+    func escapingMatchesReference() throws {
+        let alphabet: [Character] = ["a", "Z", " ", "0", "/", "=", "&", "<", ">", "\"", "'", "é", "€", "😀", "\n"]
+        var generator = SplitMix(seed: 42)
+        for _ in 0..<2_000 {
+            let length = Int(generator.next() % 40)
+            let text = String((0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
+            var expected = ""
+            for character in text {
+                switch character {
+                case "&": expected += "&amp;"
+                case "<": expected += "&lt;"
+                case ">": expected += "&gt;"
+                case "\"": expected += "&quot;"
+                case "'": expected += "&#39;"
+                default: expected.append(character)
+                }
+            }
+            #expect(try render("{{x}}", ["x": .string(text)]) == expected, "\(text)")
+        }
+    }
+
     @Test("a layout through inheritance, as pages use it")
     func layout() throws {
         let layout = """
@@ -247,5 +269,20 @@ struct DirectoryTests {
         #expect(String(decoding: try live.render("movies/detail", context: ["title": "A"]), as: UTF8.self) == "<main class=\"new\"><h1>A</h1></main>!")
         try "{{#broken}}".write(to: directory.appendingPathComponent("layout.mustache"), atomically: true, encoding: .utf8)
         #expect(throws: TemplateError.self) { try live.render("movies/detail", context: [:]) }
+    }
+}
+
+/// A small seeded generator (SplitMix64), so a failing case can be reproduced.
+private struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
