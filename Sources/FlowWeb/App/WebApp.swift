@@ -19,10 +19,8 @@ public struct WebApp<Step: FlowStep>: Sendable {
     public let siteName: String
     /// A tab's label, given its flow; by default the title of the tab's first page.
     public let tabTitle: (@Sendable (FlowNode, NavigationTree) -> String)?
-    let renderers: [String: PageRenderer]
-    /// The renderers again by page type: every page renders through several lookups, and an
-    /// identifier hashes in a fraction of the time of a name.
-    private let renderersByType: [ObjectIdentifier: PageRenderer]
+    /// What rendering pages needs of this app.
+    let pages: WebAppPages
 
     /// A web app.
     ///
@@ -41,8 +39,35 @@ public struct WebApp<Step: FlowStep>: Sendable {
         self.routes = routes
         self.siteName = siteName
         self.tabTitle = tabTitle
+        self.pages = WebAppPages(renderers: renderers, siteName: siteName, tabTitle: tabTitle, services: context)
+    }
+
+    /// The renderer of `page`'s type.
+    func renderer(for page: AnyPage) -> PageRenderer? { pages.renderer(for: page) }
+}
+
+/// What rendering pages needs of a ``WebApp``, none of which depends on its step type: so the
+/// code that renders is compiled for these types once, instead of generic code that looks up
+/// the layout of `WebApp<Step>` at run time.
+struct WebAppPages: Sendable {
+    /// The renderers by page name.
+    let renderers: [String: PageRenderer]
+    /// The renderers again by page type: every page renders through several lookups, and an
+    /// identifier hashes in a fraction of the time of a name.
+    private let renderersByType: [ObjectIdentifier: PageRenderer]
+    /// The site's name.
+    let siteName: String
+    /// A tab's label (see ``WebApp/tabTitle``).
+    let tabTitle: (@Sendable (FlowNode, NavigationTree) -> String)?
+    /// The services view models read.
+    let services: FlowContext
+
+    init(renderers: [String: PageRenderer], siteName: String, tabTitle: (@Sendable (FlowNode, NavigationTree) -> String)?, services: FlowContext) {
         self.renderers = renderers
         renderersByType = Dictionary(renderers.values.map { (ObjectIdentifier($0.type), $0) }) { first, _ in first }
+        self.siteName = siteName
+        self.tabTitle = tabTitle
+        self.services = services
     }
 
     /// The renderer of `page`'s type (by type, or by registered name for a type registered

@@ -58,5 +58,5 @@ extension FlowWebResponder {
         return html + "</tbody></table>"
     }
 
-    static func escape(_ text: String) -> String { PageComposer<Step>.escape(text) }
+    static func escape(_ text: String) -> String { PageComposer.escape(text) }
 }

@@ -13,7 +13,7 @@ import MustacheTemplates
 /// ```
 public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
     let sessions: SessionService<Step>
-    let composer: PageComposer<Step>
+    let composer: PageComposer
     let configuration: WebConfiguration
     let staticFiles: StaticFiles?
     let logger: Logger

@@ -10,7 +10,7 @@ import MustacheTemplates
 /// (`html`, `back`, `title`), `tabBar` (`null`, or `tabs`: `title`, `url`, `selected`),
 /// `modal` (`html`, `title`, `close`, `back`) and `csrf`; each page's own template renders a fragment
 /// from its view model.
-struct PageComposer<Step: FlowStep>: Sendable {
+struct PageComposer: Sendable {
     /// A form sent back to its page with messages (`422`): the input to keep and the messages.
     struct FormState: Sendable {
         var page: NodeID
@@ -18,8 +18,18 @@ struct PageComposer<Step: FlowStep>: Sendable {
         var errors: [String: String]
     }
 
-    let app: WebApp<Step>
+    /// The headers of every HTML page: built once, not per response.
+    private static let htmlPageHeaders: HTTPHeaders = ["Content-Type": MediaType.html.description, "Cache-Control": "no-store"]
+
+    /// What the app gives rendering.
+    let app: WebAppPages
     let templates: TemplateLibrary
+
+    /// A composer of `app`'s pages with `templates`.
+    init<Step: FlowStep>(app: WebApp<Step>, templates: TemplateLibrary) {
+        self.app = app.pages
+        self.templates = templates
+    }
 
     /// The HTML of the session's top page.
     func render(_ session: LoadedSession, notice: String?, status: HTTPStatus = .ok, form: FormState? = nil) throws(WebError) -> Response {
@@ -62,14 +72,14 @@ struct PageComposer<Step: FlowStep>: Sendable {
         let html: [UInt8]
         do { html = try templates.render("layout", context: .object(context)) } catch { throw .internalError("the layout cannot render: \(error)") }
         return Response(
-            status: status, headers: htmlPageHeaders, body: html)
+            status: status, headers: Self.htmlPageHeaders, body: html)
     }
 
     /// A page's fragment, with the fragments of the flows embedded in it appended.
     private func fragment(_ page: PageNode, _ session: LoadedSession, form: FormState? = nil) throws(WebError) -> String {
         guard let renderer = app.renderer(for: page.page) else { throw .internalError("page \(page.page.name) has no renderer") }
         let context = PageContext(
-            services: app.context.reading(session.tree.appData), node: page.id, renderID: RenderID.next(),
+            services: app.services.reading(session.tree.appData), node: page.id, renderID: RenderID.next(),
             csrfToken: session.record.csrfToken)
         var html: [UInt8]
         do {
@@ -160,7 +170,7 @@ struct PageComposer<Step: FlowStep>: Sendable {
             "tabBar": .null, "modal": .null, "csrf": .string(session.record.csrfToken),
         ]
         let body = (try? templates.render("layout", context: context)) ?? Array(html.utf8)
-        return Response(status: .ok, headers: htmlPageHeaders, body: body)
+        return Response(status: .ok, headers: Self.htmlPageHeaders, body: body)
     }
 
     /// The error page, in the layout when it can render, plain otherwise.
@@ -171,7 +181,7 @@ struct PageComposer<Step: FlowStep>: Sendable {
             "tabBar": .null, "modal": .null, "csrf": .string(""),
         ]
         let body = (try? templates.render("layout", context: context)) ?? Array(errorFragment(error, topURL: topURL).utf8)
-        var response = Response(status: error.status, headers: htmlPageHeaders, body: body)
+        var response = Response(status: error.status, headers: Self.htmlPageHeaders, body: body)
         for field in error.headers { response.headers.add(field.name, field.value) }
         return response
     }
@@ -196,7 +206,3 @@ struct PageComposer<Step: FlowStep>: Sendable {
         return result
     }
 }
-
-/// The headers of every HTML page: built once, not per response (outside `PageComposer`, since
-/// a generic type cannot have a stored static property).
-private let htmlPageHeaders: HTTPHeaders = ["Content-Type": MediaType.html.description, "Cache-Control": "no-store"]
