@@ -63,61 +63,29 @@ public struct PageContext: Sendable {
         return Self.link(base, from: node.rawValue, render: renderID)
     }
 
-    /// `base` followed by `_from=<node>&_r=<render>`, written once into a string of the exact
-    /// size (pages make a link per item, and appending piece by piece checked capacity each time).
+    /// `base` followed by `_from=<node>&_r=<render>`.
     static func link(_ base: String, from node: Int, render: String) -> String {
-        var base = base
-        var render = render
-        var digitCount = 1
-        var rest = node.magnitude / 10
-        while rest > 0 {
-            digitCount += 1
-            rest /= 10
+        ExactText.make { text in
+            text.append(base)
+            text.append("_from=" as StaticString)
+            text.append(node)
+            text.append("&_r=" as StaticString)
+            text.append(render)
         }
-        let fromField: StaticString = "_from="
-        let renderField: StaticString = "&_r="
-        let sign = node < 0 ? 1 : 0
-        let count = base.utf8.count + fromField.utf8CodeUnitCount + sign + digitCount + renderField.utf8CodeUnitCount + render.utf8.count
-        return base.withUTF8 { base in
-            render.withUTF8 { render in
-                String(unsafeUninitializedCapacity: count) { out in
-                    var position = copy(base, into: out, at: 0)
-                    position = fromField.withUTF8Buffer { copy($0, into: out, at: position) }
-                    if sign == 1 { out[position] = UInt8(ascii: "-") }
-                    position += sign
-                    var value = node.magnitude
-                    for index in stride(from: position + digitCount - 1, through: position, by: -1) {
-                        out[index] = UInt8(ascii: "0") + UInt8(value % 10)
-                        value /= 10
-                    }
-                    position = renderField.withUTF8Buffer { copy($0, into: out, at: position + digitCount) }
-                    return copy(render, into: out, at: position)
-                }
-            }
-        }
-    }
-
-    /// Copies `bytes` into `out` at `position`; the position after them.
-    private static func copy(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>, at position: Int) -> Int {
-        guard let source = bytes.baseAddress, let target = out.baseAddress else { return position }
-        (target + position).initialize(from: source, count: bytes.count)
-        return position + bytes.count
     }
 
     /// Hidden form fields for a POST to `/_step` from this page: `_from`, `_r` and `_csrf`.
     /// Put them inside the form with a triple mustache: `{{{formFields}}}`.
     public var formFields: String {
-        // Appended to one string sized up front: every page's model carries these fields.
-        var html = ""
-        html.reserveCapacity(160 + renderID.utf8.count + csrfToken.utf8.count)
-        html += "<input type=\"hidden\" name=\"_from\" value=\""
-        html += String(node.rawValue)
-        html += "\"><input type=\"hidden\" name=\"_r\" value=\""
-        html += renderID
-        html += "\"><input type=\"hidden\" name=\"_csrf\" value=\""
-        html += csrfToken
-        html += "\">"
-        return html
+        ExactText.make { html in
+            html.append(#"<input type="hidden" name="_from" value=""# as StaticString)
+            html.append(node.rawValue)
+            html.append(#""><input type="hidden" name="_r" value=""# as StaticString)
+            html.append(renderID)
+            html.append(#""><input type="hidden" name="_csrf" value=""# as StaticString)
+            html.append(csrfToken)
+            html.append(#"">"# as StaticString)
+        }
     }
 }
 

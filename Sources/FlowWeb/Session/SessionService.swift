@@ -44,7 +44,8 @@ final class SessionService<Step: FlowStep>: Sendable {
 
     /// Session ids are 48 hex digits (192 random bits); anything else is not even looked up.
     static func isWellFormed(_ id: String) -> Bool {
-        id.utf8.count == 48 && id.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+        var id = id
+        return id.withUTF8 { bytes in bytes.count == 48 && bytes.allSatisfy { $0 &- UInt8(ascii: "0") < 10 || $0 &- UInt8(ascii: "a") < 6 } }
     }
 
     /// The session `id` if it exists and has not expired. Its tree comes from the cache of
