@@ -28,21 +28,45 @@ public final class WebMetrics: Sendable {
         self.registry = registry
     }
 
+    /// Requests observed on each thread, recorded in the registry 32 at a time and whenever
+    /// ``text`` or ``recordPendingRequests()`` is read.
+    private let requestBatches = RequestBatches(size: 32)
+
     func recordRequest(route: String, status: Int, duration: Duration) {
-        let handles = requestHandles.withLock { handles in
-            if let cached = handles[RequestKey(route: route, status: status)] { return cached }
+        requestBatches.add(.init(route: route, status: status, duration: duration), handOver: record)
+    }
+
+    /// Records in the registry the requests observed but not recorded yet: request metrics reach
+    /// the registry in batches per thread (``text`` does this first). Call it before reading
+    /// ``registry`` yourself.
+    public func recordPendingRequests() {
+        requestBatches.drain(record)
+    }
+
+    private func record(_ observations: [RequestBatches.Observation]) {
+        var last: (key: RequestKey, handles: (counter: Counter, histogram: DurationHistogram))?
+        for observation in observations {
+            let key = RequestKey(route: observation.route, status: observation.status)
+            let handles = last?.key == key ? last!.handles : handles(for: key)
+            last = (key, handles)
+            handles.counter.increment()
+            handles.histogram.record(observation.duration)
+        }
+    }
+
+    private func handles(for key: RequestKey) -> (counter: Counter, histogram: DurationHistogram) {
+        requestHandles.withLock { handles in
+            if let cached = handles[key] { return cached }
             let made = (
                 counter: registry.makeCounter(
                     descriptor: MetricNameDescriptor(namespace: "flowserver", metricName: "http_requests", unitName: "total", helpText: "HTTP requests by route and status"),
-                    labels: [("route", route), ("status", String(status))]),
+                    labels: [("route", key.route), ("status", String(key.status))]),
                 histogram: registry.makeDurationHistogram(
                     descriptor: MetricNameDescriptor(namespace: "flowserver", metricName: "http_request_duration", unitName: "seconds", helpText: "Time to answer, by route"),
-                    labels: [("route", route)], buckets: buckets))
-            handles[RequestKey(route: route, status: status)] = made
+                    labels: [("route", key.route)], buckets: buckets))
+            handles[key] = made
             return made
         }
-        handles.counter.increment()
-        handles.histogram.record(duration)
     }
 
     func recordNavigation(_ outcome: NavigationOutcome) {
@@ -66,6 +90,7 @@ public final class WebMetrics: Sendable {
 
     /// The Prometheus text exposition.
     var text: [UInt8] {
+        recordPendingRequests()
         var buffer: [UInt8] = []
         registry.emit(into: &buffer)
         return buffer
