@@ -22,8 +22,12 @@ enum ExactText {
         /// Appends a string's UTF-8.
         @inline(__always)
         mutating func append(_ text: String) {
-            var text = text
-            text.withUTF8 { append(bytes: $0) }
+            // In place for a native string (no copy, no reference count written); a bridged one
+            // is made contiguous first.
+            if text.utf8.withContiguousStorageIfAvailable({ append(bytes: $0) }) == nil {
+                var copy = text
+                copy.withUTF8 { append(bytes: $0) }
+            }
         }
 
         /// Appends an integer in decimal.

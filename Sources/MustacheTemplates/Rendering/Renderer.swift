@@ -45,7 +45,10 @@ struct Renderer: ~Copyable {
         let hints: UnsafeMutablePointer<Int32>
     }
 
-    let program: Program
+    /// Unowned: the renderer lives only inside ``render(_:template:context:capacity:)``, whose
+    /// caller holds the program; a counted reference wrote the shared program's reference count
+    /// twice per render, from every thread that renders.
+    unowned(unsafe) let program: Program
     let instructions: UnsafeBufferPointer<Program.Instruction>
     let bytes: UnsafeBufferPointer<UInt8>
     let paths: UnsafeBufferPointer<Program.Path>
