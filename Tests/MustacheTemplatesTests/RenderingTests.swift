@@ -57,6 +57,15 @@ struct RenderingTests {
         }
     }
 
+    @Test("renderText gives the same text as render's bytes, and the same error for an unknown name")
+    func renderText() throws {
+        let library = try TemplateLibrary(templates: ["main": "<p>{{x}} · {{{y}}}</p>"])
+        let context: TemplateValue = ["x": "Zoë & <b>", "y": "<i>ok</i>"]
+        #expect(try library.renderText("main", context: context) == String(decoding: try library.render("main", context: context), as: UTF8.self))
+        #expect(try library.renderText("main", context: context) == "<p>Zoë &amp; &lt;b&gt; · <i>ok</i></p>")
+        #expect(throws: TemplateError.self) { try library.renderText("missing", context: context) }
+    }
+
     @Test("a layout through inheritance, as pages use it")
     func layout() throws {
         let layout = """

@@ -79,9 +79,8 @@ struct PageComposer: Sendable {
     private func fragment(_ page: PageNode, _ session: LoadedSession, form: FormState? = nil) throws(WebError) -> String {
         guard let renderer = app.renderer(for: page.page) else { throw .internalError("page \(page.page.name) has no renderer") }
         let context = PageContext(
-            services: app.services.reading(session.tree.appData), node: page.id, renderID: RenderID.next(),
+            services: app.servicesOnThisThread.reading(session.tree.appData), node: page.id, renderID: RenderID.next(),
             csrfToken: session.record.csrfToken)
-        var html: [UInt8]
         do {
             var model = try renderer.model(page.page.base, context)
             var embedded: [TemplateValue] = []
@@ -99,13 +98,12 @@ struct PageComposer: Sendable {
                 }
                 model = .object(object)
             }
-            html = try templates.render(renderer.template, context: model)
+            return try templates.renderText(renderer.template, context: model)
         } catch let error as WebError {
             throw error
         } catch {
             throw .internalError("page \(page.page.name) cannot render: \(error)")
         }
-        return String(decoding: html, as: UTF8.self)
     }
 
     private func title(_ page: PageNode) -> String {

@@ -95,15 +95,29 @@ public final class TemplateLibrary: Sendable {
     /// - Throws: ``TemplateError`` when no template has that name, or, with `reloadOnChange`,
     ///   when a changed file no longer compiles.
     public func render(_ name: String, context: TemplateValue) throws(TemplateError) -> [UInt8] {
-        if let reloading { return try Self.render(name, context: context, in: currentSet(reloading.state)) }
-        return try Self.render(name, context: context, in: loaded)
+        try render(name, context) { $0.bytes() }
     }
 
-    private static func render(_ name: String, context: TemplateValue, in set: TemplateSet) throws(TemplateError) -> [UInt8] {
+    /// Renders template `name` with `context` as text: a fragment to put into another template's
+    /// context, without first making the bytes an array.
+    ///
+    /// - Throws: as ``render(_:context:)``.
+    public func renderText(_ name: String, context: TemplateValue) throws(TemplateError) -> String {
+        try render(name, context) { $0.string() }
+    }
+
+    private func render<Output>(_ name: String, _ context: TemplateValue, _ finish: (borrowing OutputBuffer) -> Output) throws(TemplateError) -> Output {
+        if let reloading { return try Self.render(name, context: context, in: currentSet(reloading.state), finish) }
+        return try Self.render(name, context: context, in: loaded, finish)
+    }
+
+    private static func render<Output>(
+        _ name: String, context: TemplateValue, in set: TemplateSet, _ finish: (borrowing OutputBuffer) -> Output
+    ) throws(TemplateError) -> Output {
         guard let index = set.indexByName[name] else {
             throw TemplateError(file: name, message: "no template named \"\(name)\" (known: \(set.indexByName.keys.sorted().joined(separator: ", ")))")
         }
-        return Renderer.render(set.program, template: index, context: context, capacity: set.templates[index].estimatedSize)
+        return Renderer.render(set.program, template: index, context: context, capacity: set.templates[index].estimatedSize, finish)
     }
 
     /// Renders template `name` with an `Encodable` view model (see ``TemplateValueEncoder``).

@@ -67,4 +67,13 @@ struct OutputBuffer: ~Copyable {
     func bytes() -> [UInt8] {
         [UInt8](UnsafeBufferPointer(start: base, count: count))
     }
+
+    /// The bytes written, as text (invalid UTF-8 repaired, as `String(decoding:as:)` does).
+    func string() -> String {
+        String(unsafeUninitializedCapacity: count) { text in
+            guard let target = text.baseAddress else { return 0 }
+            target.initialize(from: base, count: count)
+            return count
+        }
+    }
 }

@@ -13,8 +13,11 @@ struct Renderer: ~Copyable {
     /// recursion stops there instead of exhausting the stack.
     static let maximumDepth = 100
 
-    /// Renders template number `template` of `program` with `context`.
-    static func render(_ program: Program, template: Int, context: TemplateValue, capacity: Int) -> [UInt8] {
+    /// Renders template number `template` of `program` with `context`; `finish` makes the
+    /// result from the output.
+    static func render<Output>(
+        _ program: Program, template: Int, context: TemplateValue, capacity: Int, _ finish: (borrowing OutputBuffer) -> Output
+    ) -> Output {
         program.instructions.withUnsafeBufferPointer { instructions in
             program.bytes.withUnsafeBufferPointer { bytes in
                 program.paths.withUnsafeBufferPointer { paths in
@@ -25,7 +28,7 @@ struct Renderer: ~Copyable {
                             return withUnsafePointer(to: context) { root in
                                 var renderer = Renderer(program: program, tables: tables, context: root, capacity: capacity)
                                 renderer.render(template: template)
-                                return renderer.output.bytes()
+                                return finish(renderer.output)
                             }
                         }
                     }
