@@ -57,6 +57,15 @@ public struct FlowContext: Sendable {
         with(AppDataSlot(data), writable: false)
     }
 
+    /// This context with a table of services of its own: copies of a context share the table's
+    /// storage, so threads that copy one context on every request (renderings) would all write
+    /// its reference count; each can copy its own instead. The services themselves are shared.
+    package func withOwnStorage() -> FlowContext {
+        var copy = self
+        copy.services = Dictionary(uniqueKeysWithValues: services.map { ($0.key, $0.value) })
+        return copy
+    }
+
     func with(_ slot: AppDataSlot, writable: Bool) -> FlowContext {
         var context = self
         context.appDataSlot = slot

@@ -59,16 +59,27 @@ struct WebAppPages: Sendable {
     let siteName: String
     /// A tab's label (see ``WebApp/tabTitle``).
     let tabTitle: (@Sendable (FlowNode, NavigationTree) -> String)?
-    /// The services view models read.
-    let services: FlowContext
+    /// The services view models read, a copy per thread with a table of its own (see
+    /// `FlowContext.withOwnStorage()`): every rendering copies the services.
+    private let threadServices: PerThread<Services>
+
+    /// A thread's copy of the services.
+    private final class Services {
+        let context: FlowContext
+
+        init(_ context: FlowContext) { self.context = context.withOwnStorage() }
+    }
 
     init(renderers: [String: PageRenderer], siteName: String, tabTitle: (@Sendable (FlowNode, NavigationTree) -> String)?, services: FlowContext) {
         self.renderers = renderers
         renderersByType = Dictionary(renderers.values.map { (ObjectIdentifier($0.type), $0) }) { first, _ in first }
         self.siteName = siteName
         self.tabTitle = tabTitle
-        self.services = services
+        threadServices = PerThread { Services(services) }
     }
+
+    /// The services, as this thread's copy.
+    var servicesOnThisThread: FlowContext { threadServices.current.context }
 
     /// The renderer of `page`'s type (by type, or by registered name for a type registered
     /// under the same name as one in `pages`).
