@@ -6,7 +6,8 @@ import Synchronization
 /// latency histogram by route, navigations by outcome, live sessions, and commits that lost to
 /// another instance and were applied again.
 public final class WebMetrics: Sendable {
-    /// The registry the metrics live in (add your own to it).
+    /// The registry the metrics live in (add your own to it). Request metrics reach it in
+    /// batches (see ``recordPendingRequests()``); `GET /metrics` always shows them all.
     public let registry: PrometheusCollectorRegistry
     private let buckets: [Duration] = [
         .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5),

@@ -13,7 +13,8 @@ import Synchronization
 /// that read one tree write the same reference counts, passing their memory back and forth on
 /// every page (a third of a page's time with two threads). So a thread that reads a session's
 /// version a second time decodes a private copy from the record, once, and reads that from then
-/// on. A version read once per thread (the page after a step) costs no extra decoding.
+/// on. A version read once per thread (the page after a step) costs no extra decoding; a version
+/// a thread decoded itself is its own at once.
 final class DecodedSessionCache: Sendable {
     /// A decoded session.
     struct Decoded {
@@ -61,7 +62,8 @@ final class DecodedSessionCache: Sendable {
             return shared
         }
         let made = try decode()
-        store(id, version: version, made)
+        keep(made, id, version, isPrivate: true, in: table)
+        storeShared(id, version: version, made)
         return made
     }
 
@@ -79,10 +81,14 @@ final class DecodedSessionCache: Sendable {
         state.withLock { $0.entries[id]?.version }
     }
 
-    /// Keeps the decoded form of session `id` at `version`, shared and as this thread's own.
+    /// Keeps the decoded form of session `id` at `version` (a commit's): in the shared table
+    /// only, since the thread that committed is seldom the one that shows the next page.
     func store(_ id: String, version: Int, _ decoded: Decoded) {
         guard capacity > 0 else { return }
-        keep(decoded, id, version, isPrivate: true, in: threadTables.current)
+        storeShared(id, version: version, decoded)
+    }
+
+    private func storeShared(_ id: String, version: Int, _ decoded: Decoded) {
         state.withLock { state in
             if state.entries.updateValue(Entry(version: version, decoded: decoded), forKey: id) == nil {
                 state.order.append(id)
@@ -105,9 +111,10 @@ final class DecodedSessionCache: Sendable {
         state.withLock { _ = $0.entries.removeValue(forKey: id) }
     }
 
-    /// Puts a session in a thread's table; a full table starts over.
+    /// Puts a session in a thread's table; a full table (a quarter of the shared capacity: a
+    /// thread shows a share of the sessions) starts over.
     private func keep(_ decoded: Decoded, _ id: String, _ version: Int, isPrivate: Bool, in table: ThreadTable) {
-        if table.entries.count >= capacity, table.entries[id] == nil { table.entries.removeAll(keepingCapacity: true) }
+        if table.entries.count >= max(capacity / 4, 16), table.entries[id] == nil { table.entries.removeAll(keepingCapacity: true) }
         table.entries[id] = (version, decoded, isPrivate)
     }
 }
