@@ -10,11 +10,15 @@ struct RequestBatchesTests {
         let batches = RequestBatches(size: 4)
         let handed = Mutex<[[Int]]>([])
         let record: @Sendable ([RequestBatches.Observation]) -> Void = { observations in handed.withLock { $0.append(observations.map(\.status)) } }
-        for status in 1...5 { batches.add(.init(route: "page", status: status, duration: .zero), handOver: record) }
+        for status in 1...5 {
+            if let full = batches.add(.init(route: "page", status: status, duration: .zero)) { record(full) }
+        }
         #expect(handed.withLock { $0 } == [[1, 2, 3, 4]])
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            for status in 10...12 { batches.add(.init(route: "step", status: status, duration: .zero), handOver: record) }
+            for status in 10...12 {
+                if let full = batches.add(.init(route: "step", status: status, duration: .zero)) { record(full) }
+            }
             done.signal()
         }
         done.wait()

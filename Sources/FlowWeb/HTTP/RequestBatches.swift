@@ -39,18 +39,18 @@ final class RequestBatches: Sendable {
         }
     }
 
-    /// Adds an observation to this thread's batch; when it is full, `handOver` receives its
-    /// observations.
-    func add(_ observation: Observation, handOver: ([Observation]) -> Void) {
+    /// Adds an observation to this thread's batch; when that fills it, returns the batch's
+    /// observations to hand over (a result, not a callback: a closure would be one more object
+    /// to count references to on every request).
+    func add(_ observation: Observation) -> [Observation]? {
         let size = size
-        let full = current.current.observations.withLock { observations -> [Observation]? in
+        return current.current.observations.withLock { observations -> [Observation]? in
             if observations.capacity < size { observations.reserveCapacity(size) }
             observations.append(observation)
             guard observations.count >= size else { return nil }
             defer { observations.removeAll(keepingCapacity: true) }
             return observations
         }
-        if let full { handOver(full) }
     }
 
     /// Hands over every thread's observations (to make the metrics complete before reading them).

@@ -34,7 +34,7 @@ public final class WebMetrics: Sendable {
     private let requestBatches = RequestBatches(size: 32)
 
     func recordRequest(route: String, status: Int, duration: Duration) {
-        requestBatches.add(.init(route: route, status: status, duration: duration), handOver: record)
+        if let full = requestBatches.add(.init(route: route, status: status, duration: duration)) { record(full) }
     }
 
     /// Records in the registry the requests observed but not recorded yet: request metrics reach
