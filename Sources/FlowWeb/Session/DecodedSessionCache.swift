@@ -8,8 +8,8 @@ import Synchronization
 /// id and version always name the same tree. Bounded: past `capacity` sessions, the oldest
 /// entries are dropped first.
 ///
-/// Two levels. The shared table serves every thread. In front of it, each thread keeps trees
-/// of its own: a tree is a value, but its nodes' storage is shared by every copy, and two cores
+/// Two levels. The shared table serves every thread. In front of it, for pages that only show
+/// a session, each thread keeps trees of its own: a tree is a value, but its nodes' storage is shared by every copy, and two cores
 /// that read one tree write the same reference counts, passing their memory back and forth on
 /// every page (a third of a page's time with two threads). So a thread that reads a session's
 /// version a second time decodes a private copy from the record, once, and reads that from then
@@ -46,10 +46,21 @@ final class DecodedSessionCache: Sendable {
 
     init(capacity: Int) { self.capacity = capacity }
 
-    /// The decoded session `id` at `version`: this thread's copy, the shared one, or made by
-    /// `decode` (from the stored record) and kept in both.
-    func decoded<Failure: Error>(_ id: String, version: Int, decode: () throws(Failure) -> Decoded) throws(Failure) -> Decoded {
+    /// The decoded session `id` at `version`: the shared copy, or made by `decode` (from the
+    /// stored record) and kept. With `forReading` (a page that only shows the session, read again
+    /// and again), this thread's own copy, made on its second read; requests that change the
+    /// session leave the thread tables alone (their tree is copied as it changes anyway, and a
+    /// busy session's requests would each decode it again).
+    func decoded<Failure: Error>(
+        _ id: String, version: Int, forReading: Bool, decode: () throws(Failure) -> Decoded
+    ) throws(Failure) -> Decoded {
         guard capacity > 0 else { return try decode() }
+        guard forReading else {
+            if let shared = lookup(id, version: version) { return shared }
+            let made = try decode()
+            storeShared(id, version: version, made)
+            return made
+        }
         let table = threadTables.current
         if let own = table.entries[id], own.version == version {
             if own.isPrivate { return own.decoded }

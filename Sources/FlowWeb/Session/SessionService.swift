@@ -61,7 +61,7 @@ final class SessionService<Step: FlowStep>: Sendable {
             throw Self.storeFailure(error)
         }
         guard let record, record.expiresAt > clock() else { return nil }
-        return try decode(record)
+        return try decode(record, forReading: false)
     }
 
     /// The session `id` for a request that uses it: like ``load(_:)``, and when the session was
@@ -88,7 +88,7 @@ final class SessionService<Step: FlowStep>: Sendable {
         guard let immediateStore, Self.isWellFormed(id), let record = try? immediateStore.loadImmediately(id) else { return nil }
         let now = clock()
         guard record.expiresAt > now, !isDueForRenewal(record, now: now) else { return nil }
-        return try? decode(record)
+        return try? decode(record, forReading: true)
     }
 
     /// Whether a use of `record` at `now` renews its expiry: when it was last renewed a tenth of
@@ -169,7 +169,7 @@ final class SessionService<Step: FlowStep>: Sendable {
                 return ExclusiveChange(commit: nil, outcome: .failure(.notFound("this session does not exist or has expired")))
             }
             do throws(WebError) {
-                var session = try self.decode(record)
+                var session = try self.decode(record, forReading: false)
                 let appData = session.tree.appData
                 let change = try await body(&session)
                 guard change.commits else { return ExclusiveChange(commit: nil, outcome: .success((change.result, session, nil))) }
@@ -250,8 +250,8 @@ final class SessionService<Step: FlowStep>: Sendable {
         return session
     }
 
-    private func decode(_ record: SessionRecord) throws(WebError) -> LoadedSession {
-        let decoded = try decoded.decoded(record.id, version: record.version) { () throws(WebError) in
+    private func decode(_ record: SessionRecord, forReading: Bool) throws(WebError) -> LoadedSession {
+        let decoded = try decoded.decoded(record.id, version: record.version, forReading: forReading) { () throws(WebError) in
             do {
                 let tree = try NavigationTree(json: record.tree, appData: record.appData, registry: app.flows.registry)
                 let extra = record.extra.isEmpty ? SessionExtra() : try CompactJSONDecoder().decode(SessionExtra.self, from: record.extra)
