@@ -16,6 +16,12 @@ extension FlowNode {
             case .flow(let flow): if let top = flow.topPage { return top }
             }
         }
+        return containerTopPage
+    }
+
+    /// The page this flow's container shows, passing over what the flow presents (the page under
+    /// its modal): the selected tab's top page, else the last child's.
+    public var containerTopPage: PageNode? {
         switch container {
         case .tabs:
             guard children.indices.contains(selected), case .flow(let flow) = children[selected] else { return nil }

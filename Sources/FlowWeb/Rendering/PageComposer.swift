@@ -125,7 +125,7 @@ struct PageComposer: Sendable {
         var tabs: [TemplateValue] = []
         tabs.reserveCapacity(tabsFlow.children.count)
         for (index, child) in tabsFlow.children.enumerated() {
-            guard case .flow(let tab) = child, let visible = Self.containerTop(tab) else { continue }
+            guard case .flow(let tab) = child, let visible = tab.containerTopPage else { continue }
             var fields = TemplateObject(capacity: 3)
             fields.append("title", .string(app.tabTitle?(tab, tree) ?? firstPageTitle(of: tab) ?? tab.flow.name))
             fields.append("url", .string(visible.url))
@@ -142,21 +142,6 @@ struct PageComposer: Sendable {
         case .page(let page)?: title(page)
         case .flow(let inner)?: firstPageTitle(of: inner)
         case nil: nil
-        }
-    }
-
-    /// A flow's visible page, ignoring what it presents.
-    static func containerTop(_ flow: FlowNode) -> PageNode? {
-        switch flow.container {
-        case .tabs:
-            guard flow.children.indices.contains(flow.selected), case .flow(let tab) = flow.children[flow.selected] else { return nil }
-            return tab.topPage
-        default:
-            switch flow.children.last {
-            case .page(let page)?: return page
-            case .flow(let inner)?: return inner.topPage
-            case nil: return nil
-            }
         }
     }
 

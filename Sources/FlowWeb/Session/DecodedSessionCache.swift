@@ -43,8 +43,14 @@ final class DecodedSessionCache: Sendable {
     private let state = Mutex(State())
     private let threadTables = PerThread { ThreadTable() }
     let capacity: Int
+    /// Sessions a thread's table holds before it starts over: a quarter of the shared capacity,
+    /// since a thread shows a share of the sessions.
+    private let threadCapacity: Int
 
-    init(capacity: Int) { self.capacity = capacity }
+    init(capacity: Int) {
+        self.capacity = capacity
+        threadCapacity = max(capacity / 4, 16)
+    }
 
     /// The decoded session `id` at `version`: the shared copy, or made by `decode` (from the
     /// stored record) and kept. With `forReading` (a page that only shows the session, read again
@@ -122,10 +128,9 @@ final class DecodedSessionCache: Sendable {
         state.withLock { _ = $0.entries.removeValue(forKey: id) }
     }
 
-    /// Puts a session in a thread's table; a full table (a quarter of the shared capacity: a
-    /// thread shows a share of the sessions) starts over.
+    /// Puts a session in a thread's table; a full table starts over.
     private func keep(_ decoded: Decoded, _ id: String, _ version: Int, isPrivate: Bool, in table: ThreadTable) {
-        if table.entries.count >= max(capacity / 4, 16), table.entries[id] == nil { table.entries.removeAll(keepingCapacity: true) }
+        if table.entries.count >= threadCapacity, table.entries[id] == nil { table.entries.removeAll(keepingCapacity: true) }
         table.entries[id] = (version, decoded, isPrivate)
     }
 }
