@@ -44,7 +44,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
-        .target(name: "MoviesDemo", dependencies: ["FlowCore", "FlowWeb"]),
+        .target(name: "MoviesDemo", dependencies: ["FlowCore", "FlowWeb", "MustacheTemplates"]),
         .target(
             name: "FlowStoreSQLite",
             dependencies: ["FlowStore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
@@ -69,7 +69,7 @@ let package = Package(
             name: "FlowStoreSQLiteTests",
             dependencies: ["FlowStoreSQLite", "FlowStore", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "FlowStorePostgresTests", dependencies: ["FlowStorePostgres", "FlowStore", "ProcessTestSupport"]),
-        .testTarget(name: "MoviesDemoTests", dependencies: ["MoviesDemo", "FlowCore", "FlowWeb"]),
+        .testTarget(name: "MoviesDemoTests", dependencies: ["MoviesDemo", "FlowCore", "FlowWeb", "MustacheTemplates"]),
         .testTarget(name: "FlowCoreTests", dependencies: [
             "FlowCore", "FlowTesting",
             .product(name: "PropertyBased", package: "swift-property-based"),

@@ -148,6 +148,21 @@ struct EncoderTests {
         }
     }
 
+    /// A model that builds its own value, which differs from its encoded form so that the
+    /// test sees which one the encoder used.
+    struct Converting: Encodable, TemplateValueConvertible {
+        var title: String
+        var templateValue: TemplateValue { ["title": .string(title.uppercased())] }
+    }
+
+    @Test("a model that converts itself is not encoded; nested in an encoded model it is")
+    func convertibleModels() throws {
+        #expect(try TemplateValueEncoder().encode(Converting(title: "alien")) == ["title": "ALIEN"])
+        struct Outer: Encodable { var inner: Converting }
+        #expect(try TemplateValueEncoder().encode(Outer(inner: Converting(title: "alien"))) == ["inner": ["title": "alien"]])
+        #expect(try render("{{title}}", TemplateValueEncoder().encode(Converting(title: "alien"))) == "ALIEN")
+    }
+
     @Test("an encoding with nested containers frees its nested encoders (no parent–child cycle is left)")
     func nestedContainersAreFreed() throws {
         let probes = [NestedProbe(), NestedProbe()]

@@ -17,7 +17,8 @@ import MustacheTemplates
 /// }
 /// ```
 public protocol WebPage: Page {
-    /// The page's view model.
+    /// The page's view model, encoded for its template by `TemplateValueEncoder`; a model that
+    /// is also `TemplateValueConvertible` builds its template value itself, which is faster.
     associatedtype Model: Encodable
     /// The name of the template that renders the page's content (a fragment; the layout wraps it).
     static var template: String { get }

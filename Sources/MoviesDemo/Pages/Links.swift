@@ -1,13 +1,31 @@
 import FlowWeb
+import MustacheTemplates
 
 /// A link in a view model.
-public struct LinkModel: Encodable, Sendable {
+public struct LinkModel: Encodable, Sendable, TemplateValueConvertible {
     /// What it says.
     public var label: String
     /// Where it goes.
     public var href: String
     /// A second line (a year, a role).
     public var detail: String?
+
+    public var templateValue: TemplateValue {
+        var object = TemplateObject(capacity: 3)
+        object.append("label", .string(label))
+        object.append("href", .string(href))
+        object.append("detail", detail.map { .string($0) } ?? .null)
+        return .object(object)
+    }
+}
+
+extension TemplateValue {
+    /// An object whose one field, `key`, lists `links` (with room for the fields FlowWeb adds).
+    static func links(_ links: [LinkModel], as key: String) -> TemplateValue {
+        var object = TemplateObject(capacity: 3)
+        object.append(key, .list(links.map(\.templateValue)))
+        return .object(object)
+    }
 }
 
 extension PageContext {

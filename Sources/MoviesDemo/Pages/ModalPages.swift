@@ -1,5 +1,6 @@
 import FlowCore
 import FlowWeb
+import MustacheTemplates
 
 /// The settings master page.
 public struct SettingsPage: WebPage {
@@ -7,7 +8,7 @@ public struct SettingsPage: WebPage {
     public static let template = "pages/settings"
     public var path: String { "/settings" }
     public var title: String { "Settings" }
-    public struct Model: Encodable {
+    public struct Model: Encodable, TemplateValueConvertible {
         var login: String
         var apiKey: String
         var about: String
@@ -15,6 +16,17 @@ public struct SettingsPage: WebPage {
         /// The saved preferences, from the session's app data.
         var userName: String?
         var maskedAPIKey: String?
+
+        public var templateValue: TemplateValue {
+            var object = TemplateObject(capacity: 8)
+            object.append("login", .string(login))
+            object.append("apiKey", .string(apiKey))
+            object.append("about", .string(about))
+            object.append("done", .string(done))
+            object.append("userName", userName.map { .string($0) } ?? .null)
+            object.append("maskedAPIKey", maskedAPIKey.map { .string($0) } ?? .null)
+            return .object(object)
+        }
     }
     public func model(in context: PageContext) throws -> Model {
         let session = context.services.appData(DemoSession.self)
@@ -41,12 +53,21 @@ public struct SettingsDetailPage: WebPage {
         case .about: "About this demo"
         }
     }
-    public struct Model: Encodable {
+    public struct Model: Encodable, TemplateValueConvertible {
         var login: Bool
         var apiKey: Bool
         var about: Bool
         /// The saved name, to prefill the login form.
         var userName: String?
+
+        public var templateValue: TemplateValue {
+            var object = TemplateObject(capacity: 7)
+            object.append("login", .bool(login))
+            object.append("apiKey", .bool(apiKey))
+            object.append("about", .bool(about))
+            object.append("userName", userName.map { .string($0) } ?? .null)
+            return .object(object)
+        }
     }
     public func model(in context: PageContext) throws -> Model {
         Model(
@@ -79,6 +100,14 @@ public struct AlertPage: WebPage {
     public var message: String
     public var path: String { "/alert" }
     public var title: String { "Notice" }
-    public struct Model: Encodable { var message: String }
+    public struct Model: Encodable, TemplateValueConvertible {
+        var message: String
+
+        public var templateValue: TemplateValue {
+            var object = TemplateObject(capacity: 3)
+            object.append("message", .string(message))
+            return .object(object)
+        }
+    }
     public func model(in context: PageContext) throws -> Model { Model(message: message) }
 }

@@ -1,5 +1,6 @@
 import FlowCore
 import FlowWeb
+import MustacheTemplates
 
 /// The wishlist tab's list, with Settings, About and Logout.
 public struct WishlistPage: WebPage {
@@ -7,12 +8,21 @@ public struct WishlistPage: WebPage {
     public static let template = "pages/wishlist"
     public var path: String { "/wishlist" }
     public var title: String { "Wishlist" }
-    public struct Model: Encodable {
+    public struct Model: Encodable, TemplateValueConvertible {
         var movies: [LinkModel]
         var settings: String
         var about: String
         /// The user's name, from the session's app data.
         var userName: String?
+
+        public var templateValue: TemplateValue {
+            var object = TemplateObject(capacity: 6)
+            object.append("movies", .list(movies.map(\.templateValue)))
+            object.append("settings", .string(settings))
+            object.append("about", .string(about))
+            object.append("userName", userName.map { .string($0) } ?? .null)
+            return .object(object)
+        }
     }
     public func model(in context: PageContext) throws -> Model {
         let catalog = context.catalog
@@ -29,7 +39,11 @@ public struct WatchedPage: WebPage {
     public static let template = "pages/watched"
     public var path: String { "/watched" }
     public var title: String { "Watched" }
-    public struct Model: Encodable { var movies: [LinkModel] }
+    public struct Model: Encodable, TemplateValueConvertible {
+        var movies: [LinkModel]
+
+        public var templateValue: TemplateValue { .links(movies, as: "movies") }
+    }
     public func model(in context: PageContext) throws -> Model {
         let catalog = context.catalog
         return Model(movies: context.movieLinks(catalog.watched.compactMap(catalog.movie)))
@@ -43,11 +57,20 @@ public struct MoviePage: WebPage {
     public var id: Int
     public var path: String { "/movies/\(id)" }
     public var title: String { MovieCatalog.demo.movie(id)?.title ?? "Movie" }
-    public struct Model: Encodable {
+    public struct Model: Encodable, TemplateValueConvertible {
         var title: String
         var year: Int
         var synopsis: String
         var cast: [LinkModel]
+
+        public var templateValue: TemplateValue {
+            var object = TemplateObject(capacity: 6)
+            object.append("title", .string(title))
+            object.append("year", .int(year))
+            object.append("synopsis", .string(synopsis))
+            object.append("cast", .list(cast.map(\.templateValue)))
+            return .object(object)
+        }
     }
     public func model(in context: PageContext) throws -> Model {
         let catalog = context.catalog
@@ -65,9 +88,16 @@ public struct CastPage: WebPage {
     public var id: Int
     public var path: String { "/cast/\(id)" }
     public var title: String { MovieCatalog.demo.member(id)?.name ?? "Cast" }
-    public struct Model: Encodable {
+    public struct Model: Encodable, TemplateValueConvertible {
         var name: String
         var movies: [LinkModel]
+
+        public var templateValue: TemplateValue {
+            var object = TemplateObject(capacity: 4)
+            object.append("name", .string(name))
+            object.append("movies", .list(movies.map(\.templateValue)))
+            return .object(object)
+        }
     }
     public func model(in context: PageContext) throws -> Model {
         let catalog = context.catalog
@@ -91,7 +121,11 @@ public struct TrendingMoviesPage: WebPage {
     public static let template = "pages/trending-movies"
     public var path: String { "/trending/movies" }
     public var title: String { "Trending movies" }
-    public struct Model: Encodable { var movies: [LinkModel] }
+    public struct Model: Encodable, TemplateValueConvertible {
+        var movies: [LinkModel]
+
+        public var templateValue: TemplateValue { .links(movies, as: "movies") }
+    }
     public func model(in context: PageContext) throws -> Model {
         Model(movies: context.movieLinks(context.catalog.movies.sorted { $0.year > $1.year }))
     }
@@ -103,7 +137,11 @@ public struct CastListPage: WebPage {
     public static let template = "pages/cast-list"
     public var path: String { "/trending/cast" }
     public var title: String { "Cast" }
-    public struct Model: Encodable { var cast: [LinkModel] }
+    public struct Model: Encodable, TemplateValueConvertible {
+        var cast: [LinkModel]
+
+        public var templateValue: TemplateValue { .links(cast, as: "cast") }
+    }
     public func model(in context: PageContext) throws -> Model {
         Model(cast: context.catalog.cast.map { LinkModel(label: $0.name, href: context.link(to: DemoStep.castIsPicked(withId: $0.id))) })
     }

@@ -13,9 +13,11 @@ public struct TemplateValueEncoder: Sendable {
     /// An encoder.
     public init() {}
 
-    /// The template value of `model`.
+    /// The template value of `model`: its own ``TemplateValueConvertible/templateValue`` when it
+    /// builds one, its encoded form otherwise.
     public func encode<Model: Encodable>(_ model: Model) throws -> TemplateValue {
-        try ValueEncoder.encode(model)
+        if let convertible = model as? any TemplateValueConvertible { return convertible.templateValue }
+        return try ValueEncoder.encode(model)
     }
 }
 
