@@ -122,13 +122,24 @@ struct PageRenderer: Sendable {
 
 /// What ``PageRenderer`` calls on a page type it holds as `any WebPage.Type`.
 extension WebPage {
-    static func title(of page: any Page) -> String { (page as! Self).title }
+    static func title(of page: any Page) -> String { concrete(page).title }
 
     static func encodedModel(of page: any Page, _ context: PageContext) throws -> TemplateValue {
-        try TemplateValueEncoder().encode((page as! Self).model(in: context))
+        try TemplateValueEncoder().encode(concrete(page).model(in: context))
     }
 
     static func validate(_ page: any Page, step: String, fields: [String: String]) -> [String: String] {
-        (page as! Self).validate(step: step, fields: fields)
+        concrete(page).validate(step: step, fields: fields)
+    }
+
+    /// `page`, which is of this type, as this type: the renderer holding this type was found by
+    /// the page's type, so comparing the types replaces a dynamic cast, which searches
+    /// conformances (several per page).
+    private static func concrete(_ page: any Page) -> Self {
+        func open<P: Page>(_ page: P) -> Self {
+            precondition(P.self == Self.self, "a page of type \(P.self) was given to the renderer of \(Self.self)")
+            return withUnsafePointer(to: page) { $0.withMemoryRebound(to: Self.self, capacity: 1) { $0.pointee } }
+        }
+        return open(page)
     }
 }
