@@ -228,6 +228,16 @@ struct PageTests {
             let b = try await browser.get("/b")
             #expect(b.text.contains("class=\"tab selected\" href=\"/b\">List B</a>"))
             #expect(try await API(browser: browser).history().last?.actions == ["select list"])
+            // Shown again, the page keeps its chrome for this version; a visit that selects
+            // the other tab makes a new version, whose chrome is made anew.
+            for _ in 0..<3 {
+                #expect(try await browser.get("/b").text.contains("class=\"tab selected\" href=\"/b\">List B</a>"))
+            }
+            for _ in 0..<3 {
+                let a = try await browser.get("/a")
+                #expect(a.text.contains("class=\"tab selected\" href=\"/a\">List A</a>"))
+                #expect(a.text.contains("class=\"tab\" href=\"/b\">List B</a>"))
+            }
         }
     }
 }

@@ -17,7 +17,8 @@ public struct WebApp<Step: FlowStep>: Sendable {
     public let routes: [DeepLinkRoute<Step>]
     /// The site's name (document titles).
     public let siteName: String
-    /// A tab's label, given its flow; by default the title of the tab's first page.
+    /// A tab's label, given its flow; by default the title of the tab's first page. Like page
+    /// titles, read once per version of a session on each thread: derive it from the tree.
     public let tabTitle: (@Sendable (FlowNode, NavigationTree) -> String)?
     /// What rendering pages needs of this app.
     let pages: WebAppPages
@@ -80,6 +81,11 @@ struct WebAppPages: Sendable {
 
     /// The services, as this thread's copy.
     var servicesOnThisThread: FlowContext { threadServices.current.context }
+
+    /// The title of `page` (its type's name when no renderer knows the type).
+    func title(of page: PageNode) -> String {
+        renderer(for: page.page)?.title(page.page.base) ?? page.page.name
+    }
 
     /// The renderer of `page`'s type (by type, or by registered name for a type registered
     /// under the same name as one in `pages`).

@@ -23,6 +23,11 @@ public protocol WebPage: Page {
     /// The name of the template that renders the page's content (a fragment; the layout wraps it).
     static var template: String { get }
     /// The page's title: the document title, and a tab's name when the page leads a tab.
+    ///
+    /// Derive it from the page's params (and constants): like everything else the tree decides
+    /// around a page (Back, Close, the tab bar), it is read once per version of a session on each
+    /// server thread and reused while the session stays at that version. Data that changes
+    /// under an unchanged session belongs in the view model, which is built for every rendering.
     var title: String { get }
     /// Whether the page, shown in a modal, offers a Close link to the page below (default
     /// `true`; onboarding turns it off).

@@ -27,9 +27,9 @@ extension FlowWebResponder {
     /// without waiting; `nil` otherwise (a new session, a visit, a deep link, an error page).
     func currentPageImmediately(_ request: Request) -> Response? {
         guard request.method == .get || request.method == .head, let id = request.cookie(WebConfiguration.cookieName),
-            let session = sessions.loadImmediately(id), let top = session.tree.top, top.url == request.path
+            let session = sessions.loadImmediately(id), let chrome = try? composer.keptChrome(of: session), chrome.top.url == request.path
         else { return nil }
-        return try? composer.render(session, notice: Self.notice(request))
+        return try? composer.render(session, notice: Self.notice(request), chrome: chrome)
     }
 
     /// The notice `request` asks for (`?_notice=stale`), if any.

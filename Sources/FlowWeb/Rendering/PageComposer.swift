@@ -31,48 +31,43 @@ struct PageComposer: Sendable {
         self.templates = templates
     }
 
-    /// The HTML of the session's top page.
-    func render(_ session: LoadedSession, notice: String?, status: HTTPStatus = .ok, form: FormState? = nil) throws(WebError) -> Response {
-        let tree = session.tree
-        // The top page and the flows above it, in one walk.
-        var topAncestry: [(flow: FlowNode, via: Attachment)] = []
-        topAncestry.reserveCapacity(8)
-        guard let top = tree.root.topPage(path: &topAncestry) else { throw .internalError("the session shows no page") }
-        let topTitle = title(top)
-        // The page that carries the chrome: the top, or, under a modal, the page it is presented over.
-        var base = top
-        var baseTitle = topTitle
-        var baseAncestry = topAncestry
+    /// The sessions' chrome by version, kept per thread for the page path.
+    let chromes = SessionVersionCache<PageChrome>()
+
+    /// The HTML of the session's top page, around it `chrome`, the chrome of the session's tree
+    /// (made from the tree when not given).
+    func render(
+        _ session: LoadedSession, notice: String?, status: HTTPStatus = .ok, form: FormState? = nil, chrome given: PageChrome? = nil
+    ) throws(WebError) -> Response {
+        let chrome: PageChrome
+        if let given { chrome = given } else { chrome = try PageChrome(session.tree, app: app) }
         var modal: TemplateValue = .null
-        if let presenter = topAncestry.lastIndex(where: { $0.via == .presented }) {
-            var belowAncestry = Array(topAncestry[..<presenter])
-            if let below = topAncestry[presenter].flow.topPage(ignoringPresented: true, path: &belowAncestry) {
-                (base, baseTitle, baseAncestry) = (below, title(below), belowAncestry)
-                var fields = TemplateObject(capacity: 4)
-                fields.append("html", .string(try fragment(top, session, form: form)))
-                fields.append("title", .string(topTitle))
-                fields.append("close", app.renderer(for: top.page)?.modalClosable == false ? .null : .string(below.url))
-                fields.append("back", backURL(of: top, owner: topAncestry.last?.flow).map { .string($0) } ?? .null)
-                modal = .object(fields)
-            }
+        if var fields = chrome.modal {
+            fields.append("html", .string(try fragment(chrome.top, session, form: form)))
+            modal = .object(fields)
         }
         // Objects are built field by field: a literal would build a temporary array first.
         var main = TemplateObject(capacity: 3)
-        main.append("html", .string(try fragment(base, session, form: form)))
-        main.append("title", .string(baseTitle))
-        main.append("back", backURL(of: base, owner: baseAncestry.last?.flow).map { .string($0) } ?? .null)
+        main.append("html", .string(try fragment(chrome.base, session, form: form)))
+        main.append("title", .string(chrome.baseTitle))
+        main.append("back", chrome.baseBack)
         var context = TemplateObject(capacity: 7)
         context.append("siteName", .string(app.siteName))
-        context.append("title", .string(topTitle + " · " + app.siteName))
+        context.append("title", .string(chrome.documentTitle))
         context.append("notice", notice.map { .string($0) } ?? .null)
         context.append("main", .object(main))
-        context.append("tabBar", tabBar(in: baseAncestry, of: tree))
+        context.append("tabBar", chrome.tabBar)
         context.append("modal", modal)
         context.append("csrf", .string(session.record.csrfToken))
         let html: [UInt8]
         do { html = try templates.render("layout", context: .object(context)) } catch { throw .internalError("the layout cannot render: \(error)") }
         return Response(
             status: status, headers: Self.htmlPageHeaders, body: html)
+    }
+
+    /// The chrome of `session` at its version, as this thread kept it or made now.
+    func keptChrome(of session: LoadedSession) throws(WebError) -> PageChrome {
+        try chromes.value(session.record.id, version: session.record.version) { () throws(WebError) in try PageChrome(session.tree, app: app) }
     }
 
     /// A page's fragment, with the fragments of the flows embedded in it appended.
@@ -103,45 +98,6 @@ struct PageComposer: Sendable {
             throw error
         } catch {
             throw .internalError("page \(page.page.name) cannot render: \(error)")
-        }
-    }
-
-    private func title(_ page: PageNode) -> String {
-        app.renderer(for: page.page)?.title(page.page.base) ?? page.page.name
-    }
-
-    /// The previous page in the stack of `owner`, the page's flow (a split's master for its detail).
-    private func backURL(of page: PageNode, owner: FlowNode?) -> String? {
-        guard let owner, owner.container == .stack || owner.container == .split,
-            let index = owner.children.firstIndex(where: { $0.id == page.id }), index > 0,
-            case .page(let previous) = owner.children[index - 1]
-        else { return nil }
-        return previous.url
-    }
-
-    /// The tab bar of the nearest tabs flow above the page, or `null`.
-    private func tabBar(in ancestry: [(flow: FlowNode, via: Attachment)], of tree: NavigationTree) -> TemplateValue {
-        guard let tabsFlow = ancestry.last(where: { $0.flow.container == .tabs })?.flow else { return .null }
-        var tabs: [TemplateValue] = []
-        tabs.reserveCapacity(tabsFlow.children.count)
-        for (index, child) in tabsFlow.children.enumerated() {
-            guard case .flow(let tab) = child, let visible = tab.containerTopPage else { continue }
-            var fields = TemplateObject(capacity: 3)
-            fields.append("title", .string(app.tabTitle?(tab, tree) ?? firstPageTitle(of: tab) ?? tab.flow.name))
-            fields.append("url", .string(visible.url))
-            fields.append("selected", .bool(index == tabsFlow.selected))
-            tabs.append(.object(fields))
-        }
-        var bar = TemplateObject(capacity: 1)
-        bar.append("tabs", .list(tabs))
-        return .object(bar)
-    }
-
-    private func firstPageTitle(of flow: FlowNode) -> String? {
-        switch flow.children.first {
-        case .page(let page)?: title(page)
-        case .flow(let inner)?: firstPageTitle(of: inner)
-        case nil: nil
         }
     }
 
