@@ -117,6 +117,21 @@ struct RenderingTests {
     }
 }
 
+@Suite("Output memory")
+struct OutputMemoryTests {
+    @Test("renders of any size, one after another and nested in time, each get their whole output")
+    func sizes() throws {
+        let items: TemplateValue = .list((0..<20_000).map { .int($0) })
+        let big = try render("{{#items}}{{.}},{{/items}}", ["items": items])
+        #expect(big.count == (0..<20_000).map { "\($0)," }.joined().count)
+        #expect(big.hasPrefix("0,1,2,") && big.hasSuffix("19999,"))
+        // After a render that grew past the kept memory's size, small ones still come out whole.
+        for index in 0..<3 { #expect(try render("<{{x}}>", ["x": .int(index)]) == "<\(index)>") }
+        let medium = try render("{{#items}}{{.}}{{/items}}", ["items": .list((0..<500).map { .int($0) })])
+        #expect(medium == (0..<500).map { "\($0)" }.joined())
+    }
+}
+
 @Suite("View models through TemplateValueEncoder")
 struct EncoderTests {
     struct Cast: Encodable { var name: String; var character: String? }

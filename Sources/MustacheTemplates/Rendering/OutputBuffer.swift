@@ -1,17 +1,18 @@
 /// The growing byte buffer a render writes into: raw memory, appended with `memcpy`, handed
-/// over as one array at the end. `Array.append(contentsOf:)` costs more than the copy itself
+/// over as one array at the end, and then kept for the thread's next render. `Array.append(contentsOf:)` costs more than the copy itself
 /// for the short runs a template writes.
 struct OutputBuffer: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private(set) var count = 0
 
+    /// A buffer of at least `capacity` bytes, in the thread's idle output memory when it has
+    /// enough (see ``IdleOutputMemory``).
     init(capacity: Int) {
-        self.capacity = max(capacity, 64)
-        base = .allocate(capacity: self.capacity)
+        (base, self.capacity) = IdleOutputMemory.take(atLeast: max(capacity, 64))
     }
 
-    deinit { base.deallocate() }
+    deinit { IdleOutputMemory.putBack(base) }
 
     var last: UInt8? { count == 0 ? nil : base[count - 1] }
 
@@ -56,9 +57,9 @@ struct OutputBuffer: ~Copyable {
         guard count + extra > capacity else { return }
         var newCapacity = capacity * 2
         while newCapacity < count + extra { newCapacity *= 2 }
-        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        let grown = IdleOutputMemory.allocate(newCapacity)
         grown.update(from: base, count: count)
-        base.deallocate()
+        IdleOutputMemory.free(base)
         base = grown
         capacity = newCapacity
     }
