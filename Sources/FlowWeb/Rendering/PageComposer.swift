@@ -83,6 +83,7 @@ struct PageComposer: Sendable {
                 if let inner = flow.topPage { embedded.append(["html": .string(try fragment(inner, session)), "flow": .string(flow.flow.name)]) }
             }
             if case .object(var object) = model {
+                model = .null  // so that `object` is the only reference and grows in place
                 object["embedded"] = .list(embedded)
                 object["formFields"] = .string(context.formFields)
                 if let form, form.page == page.id {

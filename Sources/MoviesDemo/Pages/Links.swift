@@ -29,6 +29,11 @@ extension TemplateValue {
 }
 
 extension PageContext {
+    /// Links to cast members.
+    func castLinks(_ members: some Sequence<MovieCatalog.CastMember>) -> [LinkModel] {
+        members.map { LinkModel(label: $0.name, href: link(to: DemoStep.castIsPicked(withId: $0.id))) }
+    }
+
     /// Links to movies.
     func movieLinks(_ movies: [MovieCatalog.Movie]) -> [LinkModel] {
         movies.map { LinkModel(label: $0.title, href: link(to: DemoStep.movieIsPicked(withId: $0.id)), detail: String($0.year)) }

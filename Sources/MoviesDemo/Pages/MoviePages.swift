@@ -77,7 +77,7 @@ public struct MoviePage: WebPage {
         guard let movie = catalog.movie(id) else { return Model(title: "Unknown movie", year: 0, synopsis: "", cast: []) }
         return Model(
             title: movie.title, year: movie.year, synopsis: movie.synopsis,
-            cast: movie.cast.compactMap(catalog.member).map { LinkModel(label: $0.name, href: context.link(to: DemoStep.castIsPicked(withId: $0.id))) })
+            cast: context.castLinks(movie.cast.lazy.compactMap(catalog.member)))
     }
 }
 
@@ -143,6 +143,6 @@ public struct CastListPage: WebPage {
         public var templateValue: TemplateValue { .links(cast, as: "cast") }
     }
     public func model(in context: PageContext) throws -> Model {
-        Model(cast: context.catalog.cast.map { LinkModel(label: $0.name, href: context.link(to: DemoStep.castIsPicked(withId: $0.id))) })
+        Model(cast: context.castLinks(context.catalog.cast))
     }
 }

@@ -26,3 +26,10 @@ public protocol TemplateValueConvertible {
     /// The template value of this model.
     var templateValue: TemplateValue { get }
 }
+
+extension TemplateValueConvertible {
+    /// The template value of the model of this type at `pointer`.
+    static func templateValue(at pointer: UnsafeRawPointer) -> TemplateValue {
+        pointer.assumingMemoryBound(to: Self.self).pointee.templateValue
+    }
+}

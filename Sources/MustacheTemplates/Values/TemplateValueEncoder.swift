@@ -16,7 +16,10 @@ public struct TemplateValueEncoder: Sendable {
     /// The template value of `model`: its own ``TemplateValueConvertible/templateValue`` when it
     /// builds one, its encoded form otherwise.
     public func encode<Model: Encodable>(_ model: Model) throws -> TemplateValue {
-        if let convertible = model as? any TemplateValueConvertible { return convertible.templateValue }
+        // The type is asked, not the value: casting a value to an existential boxes a large one.
+        if let convertible = Model.self as? any TemplateValueConvertible.Type {
+            return withUnsafePointer(to: model) { convertible.templateValue(at: UnsafeRawPointer($0)) }
+        }
         return try ValueEncoder.encode(model)
     }
 }
