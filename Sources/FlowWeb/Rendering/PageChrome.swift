@@ -10,7 +10,10 @@ import MustacheTemplates
 /// tree and asking each tab's first page for its title again. Page titles and
 /// ``WebApp/tabTitle`` are read once per version on each thread; they derive from the pages'
 /// params and the tree, as their documentation asks.
-struct PageChrome: Sendable {
+///
+/// A class: the page path reads it out of its cache for every page, and a reference is one
+/// count to take, where the value's fields were a dozen.
+final class PageChrome: Sendable {
     /// The page on top: the page itself, or the modal's page.
     let top: PageNode
     /// The page that carries the chrome: `top`, or the page under the modal.
