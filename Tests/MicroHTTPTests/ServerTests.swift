@@ -96,6 +96,18 @@ struct ServerTests {
         }
     }
 
+    @Test("headers of up to about 14 KB are read (16 KB per connection by default); larger ones get 431 and the server lives on")
+    func headerSizeLimit() async throws {
+        #expect(HTTPServer.Configuration().connectionMemoryLimit == 16 << 10)
+        try await withServer(responder: testRouter()) { server throws in
+            let large = String(repeating: "x", count: 12_000)
+            #expect(try await fetch(port: server.port, "/headers", headers: [("X-Custom", large)]).text.hasPrefix("custom=\(large) "))
+            let tooLarge = String(repeating: "x", count: 20_000)
+            #expect(try await fetch(port: server.port, "/headers", headers: [("X-Custom", tooLarge)]).status == 431)
+            #expect(try await fetch(port: server.port, "/hello").text == "hello\n")
+        }
+    }
+
     @Test("keeps connections alive across requests")
     func keepAlive() async throws {
         try await withServer(responder: testRouter()) { server throws in

@@ -23,8 +23,10 @@ extension HTTPServer {
         /// The most connections served at once, shared out evenly among the threads: a connection
         /// over its thread's share waits in the listen backlog until one of that thread's closes.
         public var connectionLimit: Int
-        /// Memory per connection for the request line and headers (libmicrohttpd answers
-        /// larger headers itself).
+        /// Memory per connection for the request line and headers: 16 KB by default, which
+        /// reads headers of up to about 14 KB (Node.js allows 16 KB); libmicrohttpd answers
+        /// larger ones with `431` itself. libmicrohttpd 0.9 clears this memory for every request
+        /// on a connection, so more of it costs time on every request, not only memory.
         public var connectionMemoryLimit: Int
         /// How long ``HTTPServer/stop()`` lets in-flight requests finish before answering the
         /// ones still waiting with `503`.
@@ -34,7 +36,7 @@ extension HTTPServer {
         public init(
             host: String = "127.0.0.1", port: Int = 8080, threads: Int = Configuration.defaultThreads,
             maxBodySize: Int = 1 << 20, connectionTimeout: Int = 30, connectionLimit: Int = 1024,
-            connectionMemoryLimit: Int = 32 << 10, shutdownGracePeriod: Duration = .seconds(10)
+            connectionMemoryLimit: Int = 16 << 10, shutdownGracePeriod: Duration = .seconds(10)
         ) {
             self.host = host
             self.port = port
