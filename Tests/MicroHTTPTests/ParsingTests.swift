@@ -80,6 +80,13 @@ struct ParsingTests {
         #expect(request.cookie("x") == "1")
         #expect(request.cookie("y") == "2")
         #expect(request.cookie("z") == nil)
+        // Names match whole, not as prefixes; a non-token name is skipped; a lone quote stays.
+        let edges = "session_x=1; a b=2; session=3; e=; q=\"; ;;"
+        #expect(Cookies.parse(edges).map { "\($0.name)=\($0.value)" } == ["session_x=1", "session=3", "e=", "q=\""])
+        #expect(Cookies.value(named: "session", in: edges) == "3")
+        #expect(Cookies.value(named: "e", in: edges) == "")
+        #expect(Cookies.value(named: "", in: edges) == nil)
+        #expect(Cookies.parse("").isEmpty && Cookies.parse(";").isEmpty)
         let cookie = SetCookie(name: "s", value: "v", maxAge: 0, secure: true, sameSite: .strict)
         #expect(cookie.headerValue == "s=v; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Strict")
     }

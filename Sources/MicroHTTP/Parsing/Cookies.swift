@@ -19,7 +19,7 @@ public enum Cookies {
         var wanted = name
         wanted.withUTF8 { wanted in
             forEachPair(in: header) { pairName, value in
-                guard pairName.elementsEqual(wanted) else { return true }
+                guard pairName.count == wanted.count, pairName.elementsEqual(wanted) else { return true }
                 found = String(decoding: value, as: UTF8.self)
                 return false
             }
@@ -27,37 +27,48 @@ public enum Cookies {
         return found
     }
 
-    /// The bytes of one piece of a header.
-    private typealias Piece = Slice<UnsafeBufferPointer<UInt8>>
-
     /// Calls `body` with the name and value bytes of each well-formed pair, in order, until it
     /// answers `false`. Works on the header's UTF-8 bytes in place: names are tokens and values
-    /// cookie-octets, so no character needs more than a byte.
-    private static func forEachPair(in header: String, _ body: (Piece, Piece) -> Bool) {
+    /// cookie-octets, so no character needs more than a byte. A name passed to `body` is never
+    /// empty; a value may be.
+    private static func forEachPair(in header: String, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) {
         var header = header
         header.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
+            let count = bytes.count
             var start = 0
-            while start <= bytes.count {
+            while start < count {
                 var end = start
-                while end < bytes.count, bytes[end] != UInt8(ascii: ";") { end += 1 }
-                if let equals = bytes[start..<end].firstIndex(of: UInt8(ascii: "=")) {
-                    let name = trimmed(bytes[start..<equals])
-                    var value = trimmed(bytes[(equals + 1)..<end])
-                    if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") {
-                        value = value.dropFirst().dropLast()
+                var equals = -1
+                while end < count, base[end] != UInt8(ascii: ";") {
+                    if equals < 0, base[end] == UInt8(ascii: "=") { equals = end }
+                    end += 1
+                }
+                if equals >= 0 {
+                    let (nameStart, nameEnd) = trimmed(base, from: start, to: equals)
+                    var (valueStart, valueEnd) = trimmed(base, from: equals + 1, to: end)
+                    if valueEnd - valueStart >= 2, base[valueStart] == UInt8(ascii: "\""), base[valueEnd - 1] == UInt8(ascii: "\"") {
+                        valueStart += 1
+                        valueEnd -= 1
                     }
-                    if !name.isEmpty, name.allSatisfy(HTTPToken.isTokenByte), !body(name, value) { return }
+                    let name = UnsafeBufferPointer(start: base + nameStart, count: nameEnd - nameStart)
+                    if !name.isEmpty, name.allSatisfy(HTTPToken.isTokenByte),
+                        !body(name, UnsafeBufferPointer(start: base + valueStart, count: valueEnd - valueStart))
+                    {
+                        return
+                    }
                 }
                 start = end + 1
             }
         }
     }
 
-    private static func trimmed(_ bytes: Piece) -> Piece {
-        var slice = bytes
-        while let first = slice.first, first == 0x20 || first == 0x09 { slice = slice.dropFirst() }
-        while let last = slice.last, last == 0x20 || last == 0x09 { slice = slice.dropLast() }
-        return slice
+    /// `from..<to` without the spaces and tabs at either end.
+    private static func trimmed(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> (Int, Int) {
+        var (start, end) = (start, end)
+        while start < end, base[start] == 0x20 || base[start] == 0x09 { start += 1 }
+        while end > start, base[end - 1] == 0x20 || base[end - 1] == 0x09 { end -= 1 }
+        return (start, end)
     }
 }
 
