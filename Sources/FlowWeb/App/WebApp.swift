@@ -60,27 +60,16 @@ struct WebAppPages: Sendable {
     let siteName: String
     /// A tab's label (see ``WebApp/tabTitle``).
     let tabTitle: (@Sendable (FlowNode, NavigationTree) -> String)?
-    /// The services view models read, a copy per thread with a table of its own (see
-    /// `FlowContext.withOwnStorage()`): every rendering copies the services.
-    private let threadServices: PerThread<Services>
-
-    /// A thread's copy of the services.
-    private final class Services {
-        let context: FlowContext
-
-        init(_ context: FlowContext) { self.context = context.withOwnStorage() }
-    }
+    /// The services view models read (``PageComposer`` gives each thread its own copy).
+    let services: FlowContext
 
     init(renderers: [String: PageRenderer], siteName: String, tabTitle: (@Sendable (FlowNode, NavigationTree) -> String)?, services: FlowContext) {
         self.renderers = renderers
         renderersByType = TypeTable(renderers.values.map { ($0.type, $0) })
         self.siteName = siteName
         self.tabTitle = tabTitle
-        threadServices = PerThread { Services(services) }
+        self.services = services
     }
-
-    /// The services, as this thread's copy.
-    var servicesOnThisThread: FlowContext { threadServices.current.context }
 
     /// The title of `page` (its type's name when no renderer knows the type).
     func title(of page: PageNode) -> String {

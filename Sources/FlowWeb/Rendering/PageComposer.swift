@@ -10,7 +10,10 @@ import MustacheTemplates
 /// (`html`, `back`, `title`), `tabBar` (`null`, or `tabs`: `title`, `url`, `selected`),
 /// `modal` (`html`, `title`, `close`, `back`) and `csrf`; each page's own template renders a fragment
 /// from its view model.
-struct PageComposer: Sendable {
+///
+/// A class: every page calls it through the responder, and a struct of its references was
+/// copied for the call, a count for each, written by every thread.
+final class PageComposer: Sendable {
     /// A form sent back to its page with messages (`422`): the input to keep and the messages.
     struct FormState: Sendable {
         var page: NodeID
@@ -25,10 +28,23 @@ struct PageComposer: Sendable {
     let app: WebAppPages
     let templates: TemplateLibrary
 
+    /// The services view models read, a copy per thread with a table of its own (see
+    /// `FlowContext.withOwnStorage()`): every rendering copies the services.
+    private let threadServices: PerThread<Services>
+
+    /// A thread's copy of the services.
+    private final class Services {
+        let context: FlowContext
+
+        init(_ context: FlowContext) { self.context = context.withOwnStorage() }
+    }
+
     /// A composer of `app`'s pages with `templates`.
     init<Step: FlowStep>(app: WebApp<Step>, templates: TemplateLibrary) {
         self.app = app.pages
         self.templates = templates
+        let services = app.pages.services
+        threadServices = PerThread { Services(services) }
     }
 
     /// The sessions' chrome by version, kept per thread for the page path.
@@ -74,7 +90,7 @@ struct PageComposer: Sendable {
     private func fragment(_ page: PageNode, _ session: LoadedSession, form: FormState? = nil) throws(WebError) -> String {
         guard let renderer = app.renderer(for: page.page) else { throw .internalError("page \(page.page.name) has no renderer") }
         let context = PageContext(
-            services: app.servicesOnThisThread.reading(session.tree.appData), node: page.id, renderID: RenderID.next(),
+            services: threadServices.current.context.reading(session.tree.appData), node: page.id, renderID: RenderID.next(),
             csrfToken: session.record.csrfToken)
         do {
             var model = try renderer.model(page.page.base, context)

@@ -9,9 +9,13 @@ import Darwin
 /// For caches and counters that rendering reads and writes on every page: shared by all
 /// threads, each page would take a lock and write reference counts in memory the other threads
 /// write too, and passing that memory from core to core costs more than the work it guards.
-/// Per thread, nothing is shared. Meant for long-lived instances (`static let`): a dropped
-/// instance frees only the calling thread's value.
-final class PerThread<Value: AnyObject>: @unchecked Sendable {
+/// Per thread, nothing is shared. Meant for long-lived instances (`static let`, or a property of
+/// a long-lived object): a dropped instance frees only the calling thread's value.
+///
+/// Noncopyable, so that reading ``current`` borrows the instance in place: as a class, every
+/// read retained and released the one instance all threads read, which is the shared write
+/// this type exists to avoid.
+struct PerThread<Value: AnyObject>: ~Copyable, @unchecked Sendable {
     private let key: pthread_key_t
     private let make: @Sendable () -> Value
 

@@ -85,7 +85,9 @@ final class SessionService<Step: FlowStep>: Sendable {
     /// change nothing (it exists, is live, and its expiry needs no renewal). `nil` in every other
     /// case, a store failure included: the caller then takes the async path, which answers them.
     func loadImmediately(_ id: String) -> LoadedSession? {
-        guard let immediateStore, Self.isWellFormed(id), let record = try? immediateStore.loadImmediately(id) else { return nil }
+        // Optional chaining reads the store in place; binding it would copy the existential, a
+        // reference count every thread writes.
+        guard Self.isWellFormed(id), let record = try? immediateStore?.loadImmediately(id) else { return nil }
         let now = clock()
         guard record.expiresAt > now, !isDueForRenewal(record, now: now) else { return nil }
         return try? decode(record, forReading: true)
