@@ -7,4 +7,38 @@
 public protocol ImmediateSessionLoading: SessionStore {
     /// The session `id`, or `nil` when there is none: ``SessionStore/load(_:)`` on this thread.
     func loadImmediately(_ id: String) throws(StoreError) -> SessionRecord?
+
+    /// The version and times of session `id`, without its contents, or `nil` when there is none:
+    /// what tells whether a copy read earlier is still current and live. By default the
+    /// ``loadImmediately(_:)`` record's.
+    func stampImmediately(_ id: String) throws(StoreError) -> SessionStamp?
+}
+
+extension ImmediateSessionLoading {
+    public func stampImmediately(_ id: String) throws(StoreError) -> SessionStamp? {
+        try loadImmediately(id).map(SessionStamp.init)
+    }
+}
+
+/// A session's version and times: what changes when anything about it changes (a commit grows
+/// the version; a renewal moves the times).
+public struct SessionStamp: Sendable, Hashable {
+    /// The record's ``SessionRecord/version``.
+    public var version: Int
+    /// The record's ``SessionRecord/lastUsedAt``.
+    public var lastUsedAt: Int64
+    /// The record's ``SessionRecord/expiresAt``.
+    public var expiresAt: Int64
+
+    /// A stamp.
+    public init(version: Int, lastUsedAt: Int64, expiresAt: Int64) {
+        self.version = version
+        self.lastUsedAt = lastUsedAt
+        self.expiresAt = expiresAt
+    }
+
+    /// The stamp of `record`.
+    public init(_ record: SessionRecord) {
+        self.init(version: record.version, lastUsedAt: record.lastUsedAt, expiresAt: record.expiresAt)
+    }
 }

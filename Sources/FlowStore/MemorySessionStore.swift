@@ -31,6 +31,15 @@ public final class MemorySessionStore: ImmediateSessionLoading {
 
     public func loadImmediately(_ id: String) throws(StoreError) -> SessionRecord? { try load(id) }
 
+    /// Reads three numbers: copying the record would count references to its strings and
+    /// arrays, memory that every thread reading the session writes.
+    public func stampImmediately(_ id: String) throws(StoreError) -> SessionStamp? {
+        sessions.withLock { sessions in
+            guard let stored = sessions[id] else { return nil }
+            return SessionStamp(version: stored.record.version, lastUsedAt: stored.record.lastUsedAt, expiresAt: stored.record.expiresAt)
+        }
+    }
+
     public func create(_ record: SessionRecord, entries: [HistoryRecord]) throws(StoreError) {
         try sessions.withLock { (sessions: inout [String: Stored]) throws(StoreError) in
             guard sessions[record.id] == nil else { throw .duplicate(session: record.id) }

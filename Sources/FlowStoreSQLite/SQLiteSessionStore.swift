@@ -108,6 +108,18 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
         do { return try pool.unsafeRead { db in try Self.fetchSession(id, in: db) } } catch { throw Self.storeError(error) }
     }
 
+    /// Reads the row's version and times only, not its tree and data.
+    public func stampImmediately(_ id: String) throws(StoreError) -> SessionStamp? {
+        do {
+            return try pool.unsafeRead { db in
+                try Row.fetchOne(db.cachedStatement(sql: "SELECT version, lastUsedAt, expiresAt FROM sessions WHERE id = ?"), arguments: [id])
+                    .map { SessionStamp(version: $0[0], lastUsedAt: $0[1], expiresAt: $0[2]) }
+            }
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
     private static func fetchSession(_ id: String, in db: Database) throws -> SessionRecord? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT \(recordColumns) FROM sessions WHERE id = ?"), arguments: [id]).map(Self.record)
     }

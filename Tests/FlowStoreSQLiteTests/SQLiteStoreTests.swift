@@ -33,6 +33,8 @@ struct SQLiteStoreTests {
         #expect(try await store.load("a")?.version == 2)
         #expect(try await store.loadImmediately("a") == store.load("a"), "the read on the calling thread sees what load sees")
         #expect(try store.loadImmediately("nobody") == nil)
+        #expect(try store.stampImmediately("a") == SessionStamp(version: 2, lastUsedAt: 1_000, expiresAt: 2_000))
+        #expect(try store.stampImmediately("nobody") == nil)
         #expect(try await store.history("a", after: 0, limit: 10).map(\.seq) == [1, 2, 3])
         #expect(try await store.history("a", after: 1, limit: 1) == [HistoryRecord(seq: 2, entry: [8])])
         try await store.delete("a")

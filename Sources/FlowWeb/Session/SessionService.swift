@@ -27,6 +27,9 @@ final class SessionService<Step: FlowStep>: Sendable {
     let metrics: WebMetrics?
     /// Trees this instance decoded or committed lately, so unchanged sessions skip decoding.
     let decoded = DecodedSessionCache(capacity: 4096)
+    /// Each thread's own copies of the records of the sessions whose pages it shows (see
+    /// ``loadImmediately(_:)``).
+    private let readRecords = SessionVersionCache<PrivateRecord>()
     /// The last start entry stored and its bytes: sessions that start the same way store one
     /// shared copy (in memory: their arrays share storage), not one each.
     private let lastStart = Mutex<(navigation: Navigation<Step>, record: HistoryRecord)?>(nil)
@@ -84,12 +87,25 @@ final class SessionService<Step: FlowStep>: Sendable {
     /// The session `id` read on this thread, when the store can and ``loadForUse(_:)`` would
     /// change nothing (it exists, is live, and its expiry needs no renewal). `nil` in every other
     /// case, a store failure included: the caller then takes the async path, which answers them.
+    ///
+    /// The store is asked for the session's version and times only; the record comes from this
+    /// thread's own copy of that version when it has one. A record copied out of the store shares
+    /// its strings and arrays with the store's, so every thread showing the session wrote their
+    /// reference counts on every page.
     func loadImmediately(_ id: String) -> LoadedSession? {
         // Optional chaining reads the store in place; binding it would copy the existential, a
         // reference count every thread writes.
-        guard Self.isWellFormed(id), let record = try? immediateStore?.loadImmediately(id) else { return nil }
+        guard Self.isWellFormed(id), let stamp = try? immediateStore?.stampImmediately(id) else { return nil }
         let now = clock()
-        guard record.expiresAt > now, !isDueForRenewal(record, now: now) else { return nil }
+        guard stamp.expiresAt > now, !isDueForRenewal(lastUsedAt: stamp.lastUsedAt, now: now) else { return nil }
+        let kept = try? readRecords.value(id, version: stamp.version) { () throws(StaleRead) -> PrivateRecord in
+            // Changed since the stamp: not kept under the stamp's version, and the caller takes
+            // the async path.
+            guard let record = try? immediateStore?.loadImmediately(id), SessionStamp(record) == stamp else { throw StaleRead() }
+            return PrivateRecord(record)
+        }
+        guard var record = kept?.record else { return nil }
+        (record.lastUsedAt, record.expiresAt) = (stamp.lastUsedAt, stamp.expiresAt)
         return try? decode(record, forReading: true)
     }
 
@@ -97,7 +113,11 @@ final class SessionService<Step: FlowStep>: Sendable {
     /// the lifetime ago or more, at most a minute, so reading pages costs a store write at most
     /// once a minute per session, and steps rewrite the store's expiry index no more often.
     private func isDueForRenewal(_ record: SessionRecord, now: Int64) -> Bool {
-        now - record.lastUsedAt >= min(ttl / 10, 60_000)
+        isDueForRenewal(lastUsedAt: record.lastUsedAt, now: now)
+    }
+
+    private func isDueForRenewal(lastUsedAt: Int64, now: Int64) -> Bool {
+        now - lastUsedAt >= min(ttl / 10, 60_000)
     }
 
     /// A new session: the app started, its start entry recorded.
@@ -283,5 +303,28 @@ final class SessionService<Step: FlowStep>: Sendable {
 
     static func storeFailure(_ error: any Error) -> WebError {
         .unavailable("\(error)")
+    }
+}
+
+/// A record read while the session changed.
+struct StaleRead: Error {}
+
+/// A thread's own copy of a record: its strings and arrays in memory of their own.
+final class PrivateRecord: Sendable {
+    let record: SessionRecord
+
+    init(_ shared: SessionRecord) {
+        var record = shared
+        record.id = Self.ownCopy(of: shared.id)
+        record.csrfToken = Self.ownCopy(of: shared.csrfToken)
+        record.tree = shared.tree.withUnsafeBufferPointer { Array($0) }
+        record.appData = shared.appData.withUnsafeBufferPointer { Array($0) }
+        record.extra = shared.extra.withUnsafeBufferPointer { Array($0) }
+        self.record = record
+    }
+
+    private static func ownCopy(of text: String) -> String {
+        var text = text
+        return text.withUTF8 { bytes in String(decoding: UnsafeBufferPointer(start: bytes.baseAddress, count: bytes.count), as: UTF8.self) }
     }
 }
