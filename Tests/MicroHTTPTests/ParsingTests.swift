@@ -69,6 +69,13 @@ struct ParsingTests {
         #expect(throws: HTTPParseError(.invalidPercentEncoding, in: "path", at: 3)) {
             try Request(method: .get, target: "/ab%g1")
         }
+        #expect(throws: HTTPParseError(.invalidPercentEncoding, in: "path", at: 5)) {
+            try Request(method: .get, target: "/ab/c%zz?q=%zz")
+        }
+        let tricky = try Request(method: .get, target: "/a/%F0%9F%8E%AC//b?x=1?y#z?w")
+        #expect(tricky.pathSegments == ["a", "🎬", "", "b"])
+        #expect(tricky.rawPath == "/a/%F0%9F%8E%AC//b" && tricky.rawQuery == "x=1?y")
+        #expect(try Request(method: .get, target: "/x#?y").rawQuery == nil)
     }
 
     @Test("cookies: pairs in order, quotes removed, malformed pieces skipped")

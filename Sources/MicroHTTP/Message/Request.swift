@@ -102,29 +102,34 @@ struct RequestTarget {
             if text.first == "?" { text = "/" + text }
         }
         guard text.utf8.first == UInt8(ascii: "/") else { throw HTTPParseError(.invalidTarget, in: "request target") }
-        // Scanned as bytes: `#` and `?` are ASCII, and byte indices are valid string indices here.
-        if let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) { text = text[..<hash] }
-        let question = text.utf8.firstIndex(of: UInt8(ascii: "?"))
-        let pathPart = text[..<(question ?? text.endIndex)]
-        rawPath = String(pathPart)
-        rawQuery = question.map { String(text[text.utf8.index(after: $0)...]) }
-        // The segments between the slashes after the first: `/` has none, `/a/` has `a` and ``.
-        var segments: [String] = []
-        let bytes = pathPart.utf8
-        var start = bytes.index(after: bytes.startIndex)
-        var offset = 1
-        while start != bytes.endIndex || !segments.isEmpty {
-            let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
-            let raw = bytes[start..<end]
-            do {
-                segments.append(try PercentDecoding.decode(raw, plusAsSpace: false, location: "path"))
-            } catch {
-                throw HTTPParseError(error.code, in: "path", at: error.offset.map { $0 + offset })
+        // Scanned as bytes, once: `#`, `?` and `/` are ASCII.
+        var failure: HTTPParseError?
+        let parsed = text.withUTF8 { bytes -> (rawPath: String, rawQuery: String?, segments: [String])? in
+            let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
+            let question = bytes[..<end].firstIndex(of: UInt8(ascii: "?"))
+            let pathEnd = question ?? end
+            let rawPath = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<pathEnd]), as: UTF8.self)
+            let rawQuery = question.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[($0 + 1)..<end]), as: UTF8.self) }
+            // The segments between the slashes after the first: `/` has none, `/a/` has `a` and ``.
+            var segments: [String] = []
+            guard pathEnd > 1 else { return (rawPath, rawQuery, segments) }
+            segments.reserveCapacity(bytes[1..<pathEnd].reduce(1) { $0 + ($1 == UInt8(ascii: "/") ? 1 : 0) })
+            var start = 1
+            while true {
+                var stop = start
+                while stop < pathEnd, bytes[stop] != UInt8(ascii: "/") { stop += 1 }
+                do throws(HTTPParseError) {
+                    segments.append(try PercentDecoding.decode(UnsafeBufferPointer(rebasing: bytes[start..<stop]), plusAsSpace: false, location: "path"))
+                } catch {
+                    failure = HTTPParseError(error.code, in: "path", at: error.offset.map { $0 + start })
+                    return nil
+                }
+                if stop == pathEnd { break }
+                start = stop + 1
             }
-            offset += raw.count + 1
-            guard end != bytes.endIndex else { break }
-            start = bytes.index(after: end)
+            return (rawPath, rawQuery, segments)
         }
-        self.segments = segments
+        guard let parsed else { throw failure ?? HTTPParseError(.invalidTarget, in: "request target") }
+        (rawPath, rawQuery, segments) = parsed
     }
 }
