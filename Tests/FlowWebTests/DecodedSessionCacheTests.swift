@@ -24,56 +24,28 @@ struct DecodedSessionCacheTests {
         }
     }
 
-    /// Runs `body` on a new thread (the cache keeps a table per thread) and waits for it.
-    func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            body()
-            done.signal()
-        }
-        done.wait()
-    }
-
     @Test("a session is decoded once per version, then read from the cache")
     func decodesOncePerVersion() async throws {
         let decoder = try await Decoder()
         let cache = DecodedSessionCache(capacity: 8)
-        let first = cache.decoded("s", version: 1, forReading: true, decode: decoder.decode)
-        _ = cache.decoded("s", version: 1, forReading: true, decode: decoder.decode)
+        let first = cache.decoded("s", version: 1, decode: decoder.decode)
+        _ = cache.decoded("s", version: 1, decode: decoder.decode)
         #expect(first.tree == decoder.decoded.tree)
         #expect(decoder.decodings == 1)
-        _ = cache.decoded("s", version: 2, forReading: true, decode: decoder.decode)
+        _ = cache.decoded("s", version: 2, decode: decoder.decode)
         #expect(decoder.decodings == 2)
         #expect(cache.version(of: "s") == 2)
     }
 
-    @Test("another thread borrows the shared tree once, then decodes its own copy once")
-    func threadsDecodeTheirOwnCopy() async throws {
-        let decoder = try await Decoder()
-        let cache = DecodedSessionCache(capacity: 8)
-        cache.store("s", version: 1, decoder.decoded)
-        _ = cache.decoded("s", version: 1, forReading: true, decode: decoder.decode)
-        #expect(decoder.decodings == 0, "the storing thread reads what it stored")
-        let counts = Mutex<[Int]>([])
-        onAnotherThread {
-            for _ in 0..<3 {
-                let read = cache.decoded("s", version: 1, forReading: true, decode: decoder.decode)
-                precondition(read.tree == decoder.decoded.tree)
-                counts.withLock { $0.append(decoder.decodings) }
-            }
-        }
-        #expect(counts.withLock { $0 } == [0, 1, 1], "first read shared, second decodes a private copy, third reads it")
-    }
-
-    @Test("requests that change a session use the shared tree and never decode a thread's own copy")
+    @Test("a stored tree is read without decoding; a new one is decoded once, then shared")
     func changingRequestsShare() async throws {
         let decoder = try await Decoder()
         let cache = DecodedSessionCache(capacity: 8)
         cache.store("s", version: 1, decoder.decoded)
-        for _ in 0..<3 { _ = cache.decoded("s", version: 1, forReading: false, decode: decoder.decode) }
+        for _ in 0..<3 { _ = cache.decoded("s", version: 1, decode: decoder.decode) }
         #expect(decoder.decodings == 0)
-        _ = cache.decoded("t", version: 1, forReading: false, decode: decoder.decode)
-        _ = cache.decoded("t", version: 1, forReading: false, decode: decoder.decode)
+        _ = cache.decoded("t", version: 1, decode: decoder.decode)
+        _ = cache.decoded("t", version: 1, decode: decoder.decode)
         #expect(decoder.decodings == 1, "decoded once, then shared")
     }
 
@@ -81,14 +53,14 @@ struct DecodedSessionCacheTests {
     func removeAndNoCapacity() async throws {
         let decoder = try await Decoder()
         let cache = DecodedSessionCache(capacity: 8)
-        _ = cache.decoded("s", version: 1, forReading: true, decode: decoder.decode)
+        _ = cache.decoded("s", version: 1, decode: decoder.decode)
         cache.remove("s")
         #expect(cache.version(of: "s") == nil)
-        _ = cache.decoded("s", version: 1, forReading: true, decode: decoder.decode)
+        _ = cache.decoded("s", version: 1, decode: decoder.decode)
         #expect(decoder.decodings == 2)
         let none = DecodedSessionCache(capacity: 0)
-        _ = none.decoded("s", version: 1, forReading: true, decode: decoder.decode)
-        _ = none.decoded("s", version: 1, forReading: true, decode: decoder.decode)
+        _ = none.decoded("s", version: 1, decode: decoder.decode)
+        _ = none.decoded("s", version: 1, decode: decoder.decode)
         #expect(decoder.decodings == 4)
     }
 
@@ -96,7 +68,7 @@ struct DecodedSessionCacheTests {
     func bounded() async throws {
         let decoder = try await Decoder()
         let cache = DecodedSessionCache(capacity: 2)
-        for id in ["a", "b", "c"] { _ = cache.decoded(id, version: 1, forReading: true, decode: decoder.decode) }
+        for id in ["a", "b", "c"] { _ = cache.decoded(id, version: 1, decode: decoder.decode) }
         #expect(cache.version(of: "a") == nil)
         #expect(cache.version(of: "c") == 1)
     }

@@ -1,4 +1,7 @@
+import FlowCore
 import FlowStore
+import Foundation
+import Synchronization
 @testable import FlowWeb
 import Testing
 
@@ -24,7 +27,7 @@ struct ImmediateLoadingTests {
     @Test("a thread's own copy of a record equals the record, in storage of its own")
     func privateRecord() {
         let shared = record(version: 3)
-        let copy = PrivateRecord(shared).record
+        let copy = SessionRecord(ownCopyOf: shared)
         #expect(copy == shared)
         shared.tree.withUnsafeBufferPointer { original in
             copy.tree.withUnsafeBufferPointer { own in #expect(original.baseAddress != own.baseAddress) }
@@ -32,5 +35,49 @@ struct ImmediateLoadingTests {
         var (sharedToken, ownToken) = (shared.csrfToken, copy.csrfToken)
         let sameTokenStorage = sharedToken.withUTF8 { a in ownToken.withUTF8 { b in a.baseAddress == b.baseAddress } }
         #expect(!sameTokenStorage)
+    }
+
+    /// The address of a tree's root children: equal for copies sharing storage.
+    private func storage(of tree: NavigationTree) -> UnsafeRawPointer? {
+        tree.root.children.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+    }
+
+    @Test("a thread shows a version from the shared tree once, then from a tree of its own; chrome is made once per version")
+    func shownSessions() async throws {
+        let app = try TestSite.webApp()
+        let store = MemorySessionStore()
+        let service = SessionService(app: app, store: store, ttlSeconds: 3600, observers: [])
+        let created = try await service.create()
+        let id = created.record.id
+        let chromes = Mutex(0)
+        let show: @Sendable () -> (session: LoadedSession, chrome: PageChrome)? = {
+            service.showImmediately(id) { (session) throws(WebError) in
+                chromes.withLock { $0 += 1 }
+                return try PageChrome(session.tree, app: app.pages)
+            }
+        }
+        // Runs on one thread of its own: what is kept is per thread.
+        let done = DispatchSemaphore(value: 0)
+        let results = Mutex<[Bool]>([])
+        let shared = try #require(service.decoded.cached(id, version: created.record.version)).tree
+        Thread.detachNewThread {
+            for _ in 0..<3 {
+                guard let shown = show() else { continue }
+                let isShared = self.storage(of: shown.session.tree) == self.storage(of: shared)
+                results.withLock { $0.append(isShared) }
+                precondition(shown.session.tree == shared && shown.session.record == created.record)
+            }
+            done.signal()
+        }
+        done.wait()
+        #expect(results.withLock { $0 } == [true, false, false], "the shared tree first, then the thread's own")
+        #expect(chromes.withLock { $0 } == 1)
+        // A new version (a commit) is shown anew, with chrome made for it.
+        var changed = created.record
+        changed.version += 1
+        try store.commit(changed, expectedVersion: created.record.version, entries: [])
+        #expect(show()?.session.record.version == changed.version)
+        #expect(chromes.withLock { $0 } == 2)
+        #expect(service.showImmediately("nobody") { _ throws(WebError) in fatalError("not made") } == nil)
     }
 }

@@ -27,9 +27,10 @@ extension FlowWebResponder {
     /// without waiting; `nil` otherwise (a new session, a visit, a deep link, an error page).
     func currentPageImmediately(_ request: Request) -> Response? {
         guard request.method == .get || request.method == .head, let id = request.cookie(WebConfiguration.cookieName),
-            let session = sessions.loadImmediately(id), let chrome = try? composer.keptChrome(of: session), chrome.top.url == request.path
+            let shown = sessions.showImmediately(id, chrome: { [composer] (session) throws(WebError) in try PageChrome(session.tree, app: composer.app) }),
+            shown.chrome.top.url == request.path
         else { return nil }
-        return try? composer.render(session, notice: Self.notice(request), chrome: chrome)
+        return try? composer.render(shown.session, notice: Self.notice(request), chrome: shown.chrome)
     }
 
     /// The notice `request` asks for (`?_notice=stale`), if any.

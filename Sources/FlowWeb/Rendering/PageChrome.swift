@@ -6,7 +6,7 @@ import MustacheTemplates
 /// titles, the Back and Close links, and the tab bar.
 ///
 /// A value of one version of a session's tree: every rendering of that version has the same
-/// chrome, so the page path keeps it per thread (``SessionVersionCache``) instead of walking the
+/// chrome, so the page path keeps it per thread (``ShownSession``) instead of walking the
 /// tree and asking each tab's first page for its title again. Page titles and
 /// ``WebApp/tabTitle`` are read once per version on each thread; they derive from the pages'
 /// params and the tree, as their documentation asks.

@@ -47,9 +47,6 @@ final class PageComposer: Sendable {
         threadServices = PerThread { Services(services) }
     }
 
-    /// The sessions' chrome by version, kept per thread for the page path.
-    let chromes = SessionVersionCache<PageChrome>()
-
     /// The HTML of the session's top page, around it `chrome`, the chrome of the session's tree
     /// (made from the tree when not given).
     func render(
@@ -79,11 +76,6 @@ final class PageComposer: Sendable {
         do { html = try templates.render("layout", context: .object(context)) } catch { throw .internalError("the layout cannot render: \(error)") }
         return Response(
             status: status, headers: Self.htmlPageHeaders, body: html)
-    }
-
-    /// The chrome of `session` at its version, as this thread kept it or made now.
-    func keptChrome(of session: LoadedSession) throws(WebError) -> PageChrome {
-        try chromes.value(session.record.id, version: session.record.version) { () throws(WebError) in try PageChrome(session.tree, app: app) }
     }
 
     /// A page's fragment, with the fragments of the flows embedded in it appended.

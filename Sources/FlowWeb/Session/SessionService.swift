@@ -27,9 +27,9 @@ final class SessionService<Step: FlowStep>: Sendable {
     let metrics: WebMetrics?
     /// Trees this instance decoded or committed lately, so unchanged sessions skip decoding.
     let decoded = DecodedSessionCache(capacity: 4096)
-    /// Each thread's own copies of the records of the sessions whose pages it shows (see
-    /// ``loadImmediately(_:)``).
-    private let readRecords = SessionVersionCache<PrivateRecord>()
+    /// What each thread keeps of the session versions whose pages it shows (see
+    /// ``showImmediately(_:chrome:)``).
+    private let shown = SessionVersionCache<ShownSession>()
     /// The last start entry stored and its bytes: sessions that start the same way store one
     /// shared copy (in memory: their arrays share storage), not one each.
     private let lastStart = Mutex<(navigation: Navigation<Step>, record: HistoryRecord)?>(nil)
@@ -64,7 +64,7 @@ final class SessionService<Step: FlowStep>: Sendable {
             throw Self.storeFailure(error)
         }
         guard let record, record.expiresAt > clock() else { return nil }
-        return try decode(record, forReading: false)
+        return try session(from: record)
     }
 
     /// The session `id` for a request that uses it: like ``load(_:)``, and when the session was
@@ -84,29 +84,38 @@ final class SessionService<Step: FlowStep>: Sendable {
         }
     }
 
-    /// The session `id` read on this thread, when the store can and ``loadForUse(_:)`` would
-    /// change nothing (it exists, is live, and its expiry needs no renewal). `nil` in every other
-    /// case, a store failure included: the caller then takes the async path, which answers them.
+    /// The session `id` to show on this thread and its page chrome (made by `chrome` once per
+    /// version on each thread), when the store reads without waiting and ``loadForUse(_:)``
+    /// would change nothing (it exists, is live, and its expiry needs no renewal). `nil` in every
+    /// other case, a store failure included: the caller then takes the async path, which
+    /// answers them.
     ///
-    /// The store is asked for the session's version and times only; the record comes from this
-    /// thread's own copy of that version when it has one. A record copied out of the store shares
-    /// its strings and arrays with the store's, so every thread showing the session wrote their
-    /// reference counts on every page.
-    func loadImmediately(_ id: String) -> LoadedSession? {
+    /// The store is asked for the session's version and times only; the rest comes from what
+    /// this thread keeps of that version (``ShownSession``): its own copy of the record, the
+    /// decoded session and the chrome. The first time a thread shows a version it renders the
+    /// shared decoded tree (the page after a step is usually shown once); the second time it
+    /// decodes a tree of its own, and renders from that from then on.
+    func showImmediately(_ id: String, chrome: (LoadedSession) throws(WebError) -> PageChrome) -> (session: LoadedSession, chrome: PageChrome)? {
         // Optional chaining reads the store in place; binding it would copy the existential, a
         // reference count every thread writes.
         guard Self.isWellFormed(id), let stamp = try? immediateStore?.stampImmediately(id) else { return nil }
         let now = clock()
         guard stamp.expiresAt > now, !isDueForRenewal(lastUsedAt: stamp.lastUsedAt, now: now) else { return nil }
-        let kept = try? readRecords.value(id, version: stamp.version) { () throws(StaleRead) -> PrivateRecord in
-            // Changed since the stamp: not kept under the stamp's version, and the caller takes
-            // the async path.
-            guard let record = try? immediateStore?.loadImmediately(id), SessionStamp(record) == stamp else { throw StaleRead() }
-            return PrivateRecord(record)
-        }
-        guard var record = kept?.record else { return nil }
-        (record.lastUsedAt, record.expiresAt) = (stamp.lastUsedAt, stamp.expiresAt)
-        return try? decode(record, forReading: true)
+        var made = false
+        guard let kept = try? shown.value(id, version: stamp.version, make: { () throws(WebError) -> ShownSession in
+            // Changed since the stamp: nothing is kept under the stamp's version, and the caller
+            // takes the async path.
+            guard let read = try? immediateStore?.loadImmediately(id), SessionStamp(read) == stamp else { throw .unavailable("changed while read") }
+            let record = SessionRecord(ownCopyOf: read)
+            let shared = try decoded.decoded(id, version: record.version) { () throws(WebError) in try decodeStored(record) }
+            let session = LoadedSession(record: record, tree: shared.tree, extra: shared.extra)
+            made = true
+            return ShownSession(session, chrome: try chrome(session))
+        }) else { return nil }
+        if !made, !kept.treeIsOwn, let own = try? decodeStored(kept.session.record) { kept.takeOwnTree(own) }
+        var session = kept.session
+        (session.record.lastUsedAt, session.record.expiresAt) = (stamp.lastUsedAt, stamp.expiresAt)
+        return (session, kept.chrome)
     }
 
     /// Whether a use of `record` at `now` renews its expiry: when it was last renewed a tenth of
@@ -191,7 +200,7 @@ final class SessionService<Step: FlowStep>: Sendable {
                 return ExclusiveChange(commit: nil, outcome: .failure(.notFound("this session does not exist or has expired")))
             }
             do throws(WebError) {
-                var session = try self.decode(record, forReading: false)
+                var session = try self.session(from: record)
                 let appData = session.tree.appData
                 let change = try await body(&session)
                 guard change.commits else { return ExclusiveChange(commit: nil, outcome: .success((change.result, session, nil))) }
@@ -272,17 +281,21 @@ final class SessionService<Step: FlowStep>: Sendable {
         return session
     }
 
-    private func decode(_ record: SessionRecord, forReading: Bool) throws(WebError) -> LoadedSession {
-        let decoded = try decoded.decoded(record.id, version: record.version, forReading: forReading) { () throws(WebError) in
-            do {
-                let tree = try NavigationTree(json: record.tree, appData: record.appData, registry: app.flows.registry)
-                let extra = record.extra.isEmpty ? SessionExtra() : try CompactJSONDecoder().decode(SessionExtra.self, from: record.extra)
-                return DecodedSessionCache.Decoded(tree: tree, extra: extra)
-            } catch {
-                throw .internalError("session \(record.id.prefix(8))… cannot be read back: \(error)")
-            }
-        }
+    /// The session `record` holds, its tree from the shared cache of decoded trees.
+    private func session(from record: SessionRecord) throws(WebError) -> LoadedSession {
+        let decoded = try decoded.decoded(record.id, version: record.version) { () throws(WebError) in try decodeStored(record) }
         return LoadedSession(record: record, tree: decoded.tree, extra: decoded.extra)
+    }
+
+    /// The tree and bookkeeping stored in `record`, decoded.
+    private func decodeStored(_ record: SessionRecord) throws(WebError) -> DecodedSessionCache.Decoded {
+        do {
+            let tree = try NavigationTree(json: record.tree, appData: record.appData, registry: app.flows.registry)
+            let extra = record.extra.isEmpty ? SessionExtra() : try CompactJSONDecoder().decode(SessionExtra.self, from: record.extra)
+            return DecodedSessionCache.Decoded(tree: tree, extra: extra)
+        } catch {
+            throw .internalError("session \(record.id.prefix(8))… cannot be read back: \(error)")
+        }
     }
 
     private func encoded(_ entry: StoredEntry<Step>) throws(WebError) -> HistoryRecord {
@@ -303,28 +316,5 @@ final class SessionService<Step: FlowStep>: Sendable {
 
     static func storeFailure(_ error: any Error) -> WebError {
         .unavailable("\(error)")
-    }
-}
-
-/// A record read while the session changed.
-struct StaleRead: Error {}
-
-/// A thread's own copy of a record: its strings and arrays in memory of their own.
-final class PrivateRecord: Sendable {
-    let record: SessionRecord
-
-    init(_ shared: SessionRecord) {
-        var record = shared
-        record.id = Self.ownCopy(of: shared.id)
-        record.csrfToken = Self.ownCopy(of: shared.csrfToken)
-        record.tree = shared.tree.withUnsafeBufferPointer { Array($0) }
-        record.appData = shared.appData.withUnsafeBufferPointer { Array($0) }
-        record.extra = shared.extra.withUnsafeBufferPointer { Array($0) }
-        self.record = record
-    }
-
-    private static func ownCopy(of text: String) -> String {
-        var text = text
-        return text.withUTF8 { bytes in String(decoding: UnsafeBufferPointer(start: bytes.baseAddress, count: bytes.count), as: UTF8.self) }
     }
 }

@@ -1,0 +1,48 @@
+import FlowStore
+
+/// What a thread keeps of a session version whose pages it shows: the session, with its own
+/// copy of the record and, from the second showing on, a tree it decoded itself, and the page's
+/// chrome.
+///
+/// A thread's own, so that rendering writes no memory another core writes: a record copied out
+/// of the store shares its strings and arrays with the store's, and a tree taken from the shared
+/// cache shares its nodes with every thread's copy, so two cores showing one session wrote the
+/// same reference counts on every page. Kept per thread by ``SessionVersionCache``.
+final class ShownSession: @unchecked Sendable {
+    // @unchecked: a thread's table holds it, and only that thread reads or changes it.
+    /// The session as shown.
+    private(set) var session: LoadedSession
+    /// Whether `session.tree` is this thread's own rather than the shared cache's.
+    private(set) var treeIsOwn = false
+    /// The chrome of the session's page.
+    let chrome: PageChrome
+
+    init(_ session: LoadedSession, chrome: PageChrome) {
+        self.session = session
+        self.chrome = chrome
+    }
+
+    /// Replaces the shared tree with `own`, decoded from the record by this thread.
+    func takeOwnTree(_ own: DecodedSessionCache.Decoded) {
+        session.tree = own.tree
+        session.extra = own.extra
+        treeIsOwn = true
+    }
+}
+
+extension SessionRecord {
+    /// A copy of `shared` whose strings and arrays are in memory of its own.
+    init(ownCopyOf shared: SessionRecord) {
+        self = shared
+        id = Self.ownCopy(of: shared.id)
+        csrfToken = Self.ownCopy(of: shared.csrfToken)
+        tree = shared.tree.withUnsafeBufferPointer { Array($0) }
+        appData = shared.appData.withUnsafeBufferPointer { Array($0) }
+        extra = shared.extra.withUnsafeBufferPointer { Array($0) }
+    }
+
+    private static func ownCopy(of text: String) -> String {
+        var text = text
+        return text.withUTF8 { String(decoding: $0, as: UTF8.self) }
+    }
+}
