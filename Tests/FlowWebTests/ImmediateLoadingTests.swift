@@ -50,7 +50,7 @@ struct ImmediateLoadingTests {
         let created = try await service.create()
         let id = created.record.id
         let chromes = Mutex(0)
-        let show: @Sendable () -> (session: LoadedSession, chrome: PageChrome)? = {
+        let show: @Sendable () -> ShownSession? = {
             service.showImmediately(id) { (session) throws(WebError) in
                 chromes.withLock { $0 += 1 }
                 return try PageChrome(session.tree, app: app.pages)

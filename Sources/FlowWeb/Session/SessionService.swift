@@ -84,8 +84,8 @@ final class SessionService<Step: FlowStep>: Sendable {
         }
     }
 
-    /// The session `id` to show on this thread and its page chrome (made by `chrome` once per
-    /// version on each thread), when the store reads without waiting and ``loadForUse(_:)``
+    /// The session `id` to show on this thread with its page chrome (made by `chrome` once per
+    /// version on each thread), as this thread keeps it, when the store reads without waiting and ``loadForUse(_:)``
     /// would change nothing (it exists, is live, and its expiry needs no renewal). `nil` in every
     /// other case, a store failure included: the caller then takes the async path, which
     /// answers them.
@@ -95,7 +95,7 @@ final class SessionService<Step: FlowStep>: Sendable {
     /// decoded session and the chrome. The first time a thread shows a version it renders the
     /// shared decoded tree (the page after a step is usually shown once); the second time it
     /// decodes a tree of its own, and renders from that from then on.
-    func showImmediately(_ id: String, chrome: (LoadedSession) throws(WebError) -> PageChrome) -> (session: LoadedSession, chrome: PageChrome)? {
+    func showImmediately(_ id: String, chrome: (LoadedSession) throws(WebError) -> PageChrome) -> ShownSession? {
         // Optional chaining reads the store in place; binding it would copy the existential, a
         // reference count every thread writes.
         guard Self.isWellFormed(id), let stamp = try? immediateStore?.stampImmediately(id) else { return nil }
@@ -113,9 +113,8 @@ final class SessionService<Step: FlowStep>: Sendable {
             return ShownSession(session, chrome: try chrome(session))
         }) else { return nil }
         if !made, !kept.treeIsOwn, let own = try? decodeStored(kept.session.record) { kept.takeOwnTree(own) }
-        var session = kept.session
-        (session.record.lastUsedAt, session.record.expiresAt) = (stamp.lastUsedAt, stamp.expiresAt)
-        return (session, kept.chrome)
+        kept.update(stamp)
+        return kept
     }
 
     /// Whether a use of `record` at `now` renews its expiry: when it was last renewed a tenth of

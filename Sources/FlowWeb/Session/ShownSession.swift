@@ -10,8 +10,9 @@ import FlowStore
 /// same reference counts on every page. Kept per thread by ``SessionVersionCache``.
 final class ShownSession: @unchecked Sendable {
     // @unchecked: a thread's table holds it, and only that thread reads or changes it.
-    /// The session as shown.
-    private(set) var session: LoadedSession
+    /// The session as shown. (Only this thread reads or changes it, so accesses cannot overlap:
+    /// no dynamic exclusivity checks.)
+    @exclusivity(unchecked) private(set) var session: LoadedSession
     /// Whether `session.tree` is this thread's own rather than the shared cache's.
     private(set) var treeIsOwn = false
     /// The chrome of the session's page.
@@ -20,6 +21,13 @@ final class ShownSession: @unchecked Sendable {
     init(_ session: LoadedSession, chrome: PageChrome) {
         self.session = session
         self.chrome = chrome
+    }
+
+    /// Takes the session's current times from `stamp` (a renewal moves them without a new
+    /// version).
+    func update(_ stamp: SessionStamp) {
+        session.record.lastUsedAt = stamp.lastUsedAt
+        session.record.expiresAt = stamp.expiresAt
     }
 
     /// Replaces the shared tree with `own`, decoded from the record by this thread.
