@@ -21,30 +21,43 @@ final class PageComposer: Sendable {
         var errors: [String: String]
     }
 
-    /// The headers of every HTML page: built once, not per response.
-    private static let htmlPageHeaders: HTTPHeaders = ["Content-Type": MediaType.html.description, "Cache-Control": "no-store"]
+    /// The headers of HTML pages, built once (the page path reads its thread's copy).
+    private static let htmlPageHeaders = makeHTMLPageHeaders()
+
+    /// The headers of HTML pages, made anew (each thread keeps a copy of its own).
+    private static func makeHTMLPageHeaders() -> HTTPHeaders {
+        ["Content-Type": MediaType.html.description, "Cache-Control": "no-store"]
+    }
 
     /// What the app gives rendering.
     let app: WebAppPages
     let templates: TemplateLibrary
 
-    /// The services view models read, a copy per thread with a table of its own (see
-    /// `FlowContext.withOwnStorage()`): every rendering copies the services.
-    private let threadServices: PerThread<Services>
+    /// What every page reads from memory the threads share, copied for each thread: the
+    /// services view models read (with a table of their own, see
+    /// `FlowContext.withOwnStorage()`), the site's name and the HTML headers. Read from one
+    /// shared copy, each page wrote their reference counts from every thread.
+    private let threadCopies: PerThread<ThreadCopies>
 
-    /// A thread's copy of the services.
-    private final class Services {
-        let context: FlowContext
+    /// One thread's copies.
+    private final class ThreadCopies {
+        let services: FlowContext
+        let siteName: String
+        let htmlPageHeaders: HTTPHeaders
 
-        init(_ context: FlowContext) { self.context = context.withOwnStorage() }
+        init(services: FlowContext, siteName: String) {
+            self.services = services.withOwnStorage()
+            self.siteName = String(decoding: Array(siteName.utf8), as: UTF8.self)
+            htmlPageHeaders = PageComposer.makeHTMLPageHeaders()
+        }
     }
 
     /// A composer of `app`'s pages with `templates`.
     init<Step: FlowStep>(app: WebApp<Step>, templates: TemplateLibrary) {
         self.app = app.pages
         self.templates = templates
-        let services = app.pages.services
-        threadServices = PerThread { Services(services) }
+        let (services, siteName) = (app.pages.services, app.pages.siteName)
+        threadCopies = PerThread { ThreadCopies(services: services, siteName: siteName) }
     }
 
     /// The HTML of the session's top page, around it `chrome`, the chrome of the session's tree
@@ -65,7 +78,8 @@ final class PageComposer: Sendable {
         main.append("title", .string(chrome.baseTitle))
         main.append("back", chrome.baseBack)
         var context = TemplateObject(capacity: 7)
-        context.append("siteName", .string(app.siteName))
+        let copies = threadCopies.current
+        context.append("siteName", .string(copies.siteName))
         context.append("title", .string(chrome.documentTitle))
         context.append("notice", notice.map { .string($0) } ?? .null)
         context.append("main", .object(main))
@@ -75,14 +89,14 @@ final class PageComposer: Sendable {
         let html: [UInt8]
         do { html = try templates.render("layout", context: .object(context)) } catch { throw .internalError("the layout cannot render: \(error)") }
         return Response(
-            status: status, headers: Self.htmlPageHeaders, body: html)
+            status: status, headers: copies.htmlPageHeaders, body: html)
     }
 
     /// A page's fragment, with the fragments of the flows embedded in it appended.
     private func fragment(_ page: PageNode, _ session: LoadedSession, form: FormState? = nil) throws(WebError) -> String {
         guard let renderer = app.renderer(for: page.page) else { throw .internalError("page \(page.page.name) has no renderer") }
         let context = PageContext(
-            services: threadServices.current.context.reading(session.tree.appData), node: page.id, renderID: RenderID.next(),
+            services: threadCopies.current.services.reading(session.tree.appData), node: page.id, renderID: RenderID.next(),
             csrfToken: session.record.csrfToken)
         do {
             var model = try renderer.model(page.page.base, context)
