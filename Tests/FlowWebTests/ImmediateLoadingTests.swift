@@ -13,7 +13,7 @@ struct ImmediateLoadingTests {
             lastSeq: 1, extra: [5], createdAt: 500, lastUsedAt: lastUsedAt, expiresAt: expiresAt)
     }
 
-    @Test("the memory store's stamp is its record's version and times, and follows commits and renewals")
+    @Test("the memory store's stamp is its record's version and times, and follows commits")
     func memoryStamp() throws {
         let store = MemorySessionStore()
         try store.create(record(version: 1), entries: [])

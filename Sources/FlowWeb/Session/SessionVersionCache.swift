@@ -1,9 +1,9 @@
 /// Values derived from one version of a session, kept per thread by session and version: a
 /// page shown again and again (a reload, a polled page, a busy session) derives them once per
-/// version on each thread. The page path keeps each session's ``PageChrome`` here.
+/// version on each thread. The page path keeps each session's ``ShownSession`` here.
 ///
-/// Per thread, like the decoded trees the values are derived from (see ``PerThread``).
-/// Bounded: a full table starts over. A session's new version replaces its entry; a deleted
+/// Per thread, so that reading a value writes no memory another core writes (see
+/// ``PerThread``). Bounded: a full table starts over. A session's new version replaces its entry; a deleted
 /// session's entry stays until pushed out, and is found only for a version the store still
 /// returns.
 final class SessionVersionCache<Value: Sendable>: Sendable {
