@@ -47,7 +47,7 @@ final class PageComposer: Sendable {
 
         init(services: FlowContext, siteName: String) {
             self.services = services.withOwnStorage()
-            self.siteName = String(decoding: Array(siteName.utf8), as: UTF8.self)
+            self.siteName = siteName.ownCopy
             htmlPageHeaders = PageComposer.makeHTMLPageHeaders()
         }
     }
@@ -66,7 +66,7 @@ final class PageComposer: Sendable {
         _ session: LoadedSession, notice: String?, status: HTTPStatus = .ok, form: FormState? = nil, chrome given: PageChrome? = nil
     ) throws(WebError) -> Response {
         let chrome: PageChrome
-        if let given { chrome = given } else { chrome = try PageChrome(session.tree, app: app) }
+        if let given { chrome = given } else { chrome = try self.chrome(of: session) }
         var modal: TemplateValue = .null
         if var fields = chrome.modal {
             fields.append("html", .string(try fragment(chrome.top, session, form: form)))
@@ -90,6 +90,11 @@ final class PageComposer: Sendable {
         do { html = try templates.render("layout", context: .object(context)) } catch { throw .internalError("the layout cannot render: \(error)") }
         return Response(
             status: status, headers: copies.htmlPageHeaders, body: html)
+    }
+
+    /// The chrome of `session`'s top page.
+    func chrome(of session: LoadedSession) throws(WebError) -> PageChrome {
+        try PageChrome(session.tree, app: app)
     }
 
     /// A page's fragment, with the fragments of the flows embedded in it appended.

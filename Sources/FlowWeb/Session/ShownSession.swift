@@ -42,15 +42,19 @@ extension SessionRecord {
     /// A copy of `shared` whose strings and arrays are in memory of its own.
     init(ownCopyOf shared: SessionRecord) {
         self = shared
-        id = Self.ownCopy(of: shared.id)
-        csrfToken = Self.ownCopy(of: shared.csrfToken)
+        id = shared.id.ownCopy
+        csrfToken = shared.csrfToken.ownCopy
         tree = shared.tree.withUnsafeBufferPointer { Array($0) }
         appData = shared.appData.withUnsafeBufferPointer { Array($0) }
         extra = shared.extra.withUnsafeBufferPointer { Array($0) }
     }
+}
 
-    private static func ownCopy(of text: String) -> String {
-        var text = text
+extension String {
+    /// This text in storage of its own (a copy shares its storage, and with it the reference
+    /// count every thread that reads it writes).
+    var ownCopy: String {
+        var text = self
         return text.withUTF8 { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -36,9 +36,7 @@ enum IdleOutputMemory {
             if kept >= capacity { return ((block + header).assumingMemoryBound(to: UInt8.self), kept) }
             block.deallocate()
         }
-        let block = UnsafeMutableRawPointer.allocate(byteCount: header + capacity, alignment: MemoryLayout<Int>.alignment)
-        block.storeBytes(of: capacity, as: Int.self)
-        return ((block + header).assumingMemoryBound(to: UInt8.self), capacity)
+        return (allocate(capacity), capacity)
     }
 
     /// Memory of `capacity` bytes whose header is in front, to fill and hand back with
