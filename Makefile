@@ -4,16 +4,17 @@
 SWIFT ?= swift
 # Debian packages: building and running, then what the test suites add.
 BUILD_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config
-TEST_PACKAGES := $(BUILD_PACKAGES) chromium chromium-driver python3-pip postgresql
+TEST_PACKAGES := $(BUILD_PACKAGES) chromium chromium-driver python3-pip postgresql wrk
 BENCH_PACKAGES := $(BUILD_PACKAGES) wrk postgresql
 ARGS ?=
 
-.PHONY: run build test unit-tests browser-tests docker-check bench clean help
+.PHONY: run build test unit-tests browser-tests soak-tests docker-check bench soak clean help
 
 help:
 	@echo "make run     build and start the demo on http://127.0.0.1:8080 (ARGS='--port 9000' to pass flags)"
 	@echo "make test    run every test suite: Swift, the browser suite, the Docker check (installs what is missing)"
 	@echo "make bench   run the benchmarks (figures in Benchmarks/results/latest.md)"
+	@echo "make soak    10 minutes of mixed traffic per store on the release build, figures printed"
 
 build:
 	@scripts/ensure-packages.sh $(BUILD_PACKAGES)
@@ -22,7 +23,7 @@ build:
 run: build
 	"$$($(SWIFT) build --show-bin-path)/flowserver" $(ARGS)
 
-test: unit-tests browser-tests docker-check
+test: unit-tests browser-tests soak-tests docker-check
 
 # The executable's tests spawn processes with Foundation's Process and Pipe; they run in a test
 # process of their own, apart from the in-process servers (a descriptor closed twice by the
@@ -40,6 +41,21 @@ browser-tests:
 		|| python3 -m pip install -q --break-system-packages selenium pytest
 	$(SWIFT) build --product flowserver
 	FLOWSERVER_BIN="$$($(SWIFT) build --show-bin-path)/flowserver" python3 -m pytest -q Tests/browser
+
+# Mixed traffic (pages, visits, steps, deep links, history and API calls, new visitors) at 256
+# connections on each store, briefly: every request answered, no 5xx, /healthz within 1 s, RSS
+# steady, SIGTERM stops it (Tests/soak/soak.py).
+soak-tests:
+	@scripts/ensure-packages.sh $(TEST_PACKAGES)
+	$(SWIFT) build --product flowserver
+	FLOWSERVER_BIN="$$($(SWIFT) build --show-bin-path)/flowserver" python3 Tests/soak/soak.py
+
+# The same mix on the release build for 10 minutes per store (a 30 s warm-up, two runs of 285 s).
+soak:
+	@scripts/ensure-packages.sh $(TEST_PACKAGES)
+	$(SWIFT) build -c release --product flowserver
+	FLOWSERVER_BIN="$$($(SWIFT) build -c release --show-bin-path)/flowserver" python3 Tests/soak/soak.py \
+		--warmup 30 --seconds 285 --runs 2
 
 docker-check:
 	@scripts/ensure-packages.sh $(BUILD_PACKAGES)

@@ -19,6 +19,8 @@ import Logging
 /// `WALCheckpointer`), not inside commits.
 public final class SQLiteSessionStore: ImmediateSessionLoading {
     private let pool: DatabasePool
+    /// The connections of the threads that read without suspending (see ``loadImmediately(_:)``).
+    private let threadReaders: ThreadReadConnections
     private let checkpointer: WALCheckpointer
     /// The database file.
     public let path: String
@@ -57,6 +59,7 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(pool)
+            threadReaders = try ThreadReadConnections(path: path, configuration: configuration)
             checkpointer = try WALCheckpointer(
                 pool: pool, path: path, interval: checkpointInterval, restartFrames: walRestartFrames,
                 failures: CheckpointFailureLog(patience: .seconds(10), logger: logger))
@@ -102,16 +105,16 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
         do { return try await pool.unsafeRead { db in try Self.fetchSession(id, in: db) } } catch { throw Self.storeError(error) }
     }
 
-    /// A read on the calling thread: in WAL mode a reader never waits for the writer, and a
-    /// session is one row of a local file.
+    /// A read on the calling thread's own connection: it waits for no other reader (in WAL mode,
+    /// not for the writer either), so a server thread may call it; async code calls ``load(_:)``.
     public func loadImmediately(_ id: String) throws(StoreError) -> SessionRecord? {
-        do { return try pool.unsafeRead { db in try Self.fetchSession(id, in: db) } } catch { throw Self.storeError(error) }
+        do { return try threadReaders.read { db in try Self.fetchSession(id, in: db) } } catch { throw Self.storeError(error) }
     }
 
-    /// Reads the row's version and times only, not its tree and data.
+    /// Reads the row's version and times only, not its tree and data, like ``loadImmediately(_:)``.
     public func stampImmediately(_ id: String) throws(StoreError) -> SessionStamp? {
         do {
-            return try pool.unsafeRead { db in
+            return try threadReaders.read { db in
                 try Row.fetchOne(db.cachedStatement(sql: "SELECT version, lastUsedAt, expiresAt FROM sessions WHERE id = ?"), arguments: [id])
                     .map { SessionStamp(version: $0[0], lastUsedAt: $0[1], expiresAt: $0[2]) }
             }

@@ -17,7 +17,8 @@ import Darwin
 
 /// Entry point: parses flags (exit 2 on a bad one), loads the templates and opens the store
 /// (exit 1 when they cannot be used), serves the Movies demo, prints
-/// `listening on http://HOST:PORT`, and stops gracefully on SIGTERM or SIGINT.
+/// `listening on http://HOST:PORT`, and stops gracefully on SIGTERM or SIGINT: with status 0 when
+/// every request finished, else 1, and within the grace period and five seconds more.
 @main
 enum FlowServerMain {
     static func main() async {
@@ -76,9 +77,11 @@ enum FlowServerMain {
             responder: responder,
             logger: Logger(label: "flowserver.http"))
         // Watch signals before announcing the address: a SIGTERM right after it must stop us.
+        let stopLimit = server.configuration.shutdownGracePeriod + .seconds(5)
         TerminationSignals.watch { number in
             logger.info("stopping on signal \(number)")
             server.shutdown()
+            StopDeadline.arm(after: stopLimit)
         }
         do {
             try server.start()
@@ -91,8 +94,13 @@ enum FlowServerMain {
         logger.info("serving", metadata: ["store": "\(command.store)", "threads": "\(command.threads)"])
 
         let purging = Task { await SessionPurger(store: store).run() }
-        await server.run()
+        let report = await server.run()
         purging.cancel()
+        guard report.isClean else {
+            // Each request was logged with its route by the server.
+            logger.error("stopped, but \(report.unfinishedRequests.count + report.stuckThreads.count) requests did not finish")
+            exit(1)
+        }
         logger.info("stopped")
     }
 

@@ -146,4 +146,37 @@ struct SQLiteStoreTests {
         try Data("not a directory".utf8).write(to: URL(fileURLWithPath: blocker))
         #expect(throws: StoreError.self) { try SQLiteSessionStore(path: blocker + "/sessions.sqlite") }
     }
+
+    /// The hang of issue 20: immediate reads that waited for one of GRDB's pooled readers, made
+    /// on every cooperative thread, while async reads held the readers and needed a cooperative
+    /// thread to give them back. Immediate reads now use each thread's own connection.
+    @Test("immediate reads on every cooperative thread never wait for the async reads' readers", .timeLimit(.minutes(1)))
+    func immediateReadsBesideAsyncReads() async throws {
+        let store = try SQLiteSessionStore(path: temporaryPath())
+        for index in 0..<8 { try await store.create(record("s\(index)"), entries: [HistoryRecord(seq: 1, entry: [1])]) }
+        let tasks = 32  // more async reads than GRDB has readers (5), more immediate ones than threads
+        let (immediate, history) = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+            for task in 0..<tasks {
+                group.addTask {
+                    var reads = (immediate: 0, history: 0)
+                    for round in 0..<300 {
+                        let id = "s\((task + round) % 8)"
+                        if task % 2 == 0 {
+                            if try store.loadImmediately(id) != nil, try store.stampImmediately(id) != nil { reads.immediate += 1 }
+                        } else if try await store.history(id, after: 0, limit: 20).count == 1 {
+                            reads.history += 1
+                        }
+                    }
+                    return reads
+                }
+            }
+            return try await group.reduce((0, 0)) { ($0.0 + $1.0, $0.1 + $1.1) }
+        }
+        #expect(immediate == tasks / 2 * 300 && history == tasks / 2 * 300)
+        // A commit is seen at once by the next immediate read on any thread.
+        try await store.commit(record("s0", version: 2), expectedVersion: 1, entries: [])
+        let seen = await Task.detached { try? store.stampImmediately("s0")?.version }.value
+        #expect(seen == 2)
+        #expect(try store.loadImmediately("s0")?.version == 2)
+    }
 }

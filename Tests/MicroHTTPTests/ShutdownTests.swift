@@ -58,10 +58,69 @@ struct ShutdownTests {
         let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), responder: slowRouter(delay: .zero))
         try server.start()
         #expect(try await fetch(port: server.port, "/hello").status == 200)
-        async let running: Void = server.run()
+        async let running = server.run()
         server.shutdown()
-        await running
-        await server.stop()
-        await server.stop()
+        #expect(await running.isClean)
+        #expect(await server.stop().isClean)
+        #expect(await server.stop().isClean)
+    }
+
+    @Test("a handler that never returns: the stop ends after the grace period, answers it 503 and reports its route")
+    func handlerThatNeverReturns() async throws {
+        var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0)
+        configuration.shutdownGracePeriod = .milliseconds(300)
+        let (started, signal) = AsyncStream<Void>.makeStream()
+        let never = ClosureResponder { _ in
+            signal.yield()
+            // Waits for a continuation nobody resumes, and ignores cancellation.
+            let forever = AsyncStream<Void>.makeStream()
+            for await _ in forever.stream {}
+            return .text("unreachable")
+        }
+        let server = HTTPServer(configuration: configuration, responder: never)
+        try server.start()
+        async let response = fetch(port: server.port, "/never?token=secret")
+        for await _ in started { break }
+        let stopping = Date()
+        let report = await server.stop()
+        #expect(Date().timeIntervalSince(stopping) < 3)
+        #expect(report.unfinishedRequests == ["GET /never"], "the route, without the query")
+        #expect(report.stuckThreads.isEmpty)
+        #expect(try await response.status == 503)
+    }
+
+    @Test("a server thread stuck in a responder: the stop still returns, and reports the thread's request")
+    func stuckServerThread() async throws {
+        var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0, threads: 1)
+        configuration.shutdownGracePeriod = .milliseconds(200)
+        let release = DispatchSemaphore(value: 0)
+        let entered = DispatchSemaphore(value: 0)
+        let server = HTTPServer(configuration: configuration, responder: BlockingResponder(entered: entered, release: release))
+        try server.start()
+        let port = server.port
+        let request = Task.detached { try? await fetch(port: port, "/block") }
+        await Task.detached { entered.wait() }.value
+        let stopping = Date()
+        let report = await server.stop()
+        #expect(Date().timeIntervalSince(stopping) < 5)
+        #expect(report.stuckThreads == ["GET /block"])
+        #expect(!report.isClean)
+        release.signal()  // lets the abandoned thread go, so the test process holds no stuck thread
+        request.cancel()
+    }
+}
+
+/// A responder whose immediate answer blocks the server's thread until `release` is signalled:
+/// the kind of bug a stop must survive.
+private struct BlockingResponder: HTTPResponder {
+    let entered: DispatchSemaphore
+    let release: DispatchSemaphore
+
+    func respond(to request: Request) async -> Response { .text("late") }
+
+    func immediateResponse(to request: Request) -> Response? {
+        entered.signal()
+        release.wait()
+        return .text("late")
     }
 }

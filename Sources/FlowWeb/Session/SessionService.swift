@@ -56,11 +56,9 @@ final class SessionService<Step: FlowStep>: Sendable {
     func load(_ id: String) async throws(WebError) -> LoadedSession? {
         guard Self.isWellFormed(id) else { return nil }
         let record: SessionRecord?
-        do {
-            // A store that reads without waiting (memory, a local SQLite file) is read on this
-            // thread: its own async read would hop to one of its threads and back.
-            if let immediateStore { record = try immediateStore.loadImmediately(id) } else { record = try await store.load(id) }
-        } catch {
+        // The store's async read, even when it can read immediately: async code must never wait
+        // on the calling thread for a resource (a reader, a connection) that another task holds.
+        do { record = try await store.load(id) } catch {
             throw Self.storeFailure(error)
         }
         guard let record, record.expiresAt > clock() else { return nil }

@@ -14,6 +14,9 @@ final class DaemonContext: Sendable {
     let inFlight = Atomic<Int>(0)
     /// Wakes the daemon's ``DaemonLoop``.
     let wakeup: LoopWakeup
+    /// The request the daemon's thread is handing to the responder, while it does: what a stop
+    /// that finds the thread stuck reports.
+    let handing = Mutex<RequestContext?>(nil)
     /// Keeps the next allocation off the counter's cache line.
     private let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
 

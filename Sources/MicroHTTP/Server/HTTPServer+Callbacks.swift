@@ -134,6 +134,10 @@ extension HTTPServer {
             return reject(context, RequestRejection(status: .badRequest, message: "Bad request: \(error)"))
         }
         context.body = []
+        context.method = method
+        let daemon = context.connection.daemon
+        daemon.handing.withLock { $0 = context }
+        defer { daemon.handing.withLock { $0 = nil } }
         if let response = responder.immediateResponse(to: request) { return queue(response, for: context) }
         context.stage = .waiting
         let responder = self.responder

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Dispatch
 import Logging
 import Synchronization
 
@@ -46,7 +47,9 @@ public final class HTTPServer: Sendable {
         var refusesWork = false
         var shutdownRequested = false
         var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
-        var stopWaiters: [CheckedContinuation<Void, Never>] = []
+        var stopWaiters: [CheckedContinuation<StopReport, Never>] = []
+        /// What the stop found, once stopped.
+        var report = StopReport()
     }
 
     /// A server that will answer with `responder` once started.
@@ -131,8 +134,10 @@ public final class HTTPServer: Sendable {
         waiters.forEach { $0.resume() }
     }
 
-    /// Serves until ``shutdown()`` is called, then stops gracefully (see ``stop()``) and returns.
-    public func run() async {
+    /// Serves until ``shutdown()`` is called, then stops gracefully (see ``stop()``) and returns
+    /// what the stop found.
+    @discardableResult
+    public func run() async -> StopReport {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let alreadyRequested = state.withLock { state in
                 if state.shutdownRequested { return true }
@@ -141,19 +146,22 @@ public final class HTTPServer: Sendable {
             }
             if alreadyRequested { continuation.resume() }
         }
-        await stop()
+        return await stop()
     }
 
     /// Stops gracefully: stops accepting connections, lets in-flight requests finish for up to
     /// ``Configuration/shutdownGracePeriod``, answers requests still waiting with `503`, then
-    /// closes every connection. Idempotent; concurrent callers all return once it is stopped.
-    public func stop() async {
-        enum Step { case stopNow(daemons: [DaemonHandle], sockets: [Int32]), wait, done }
+    /// closes every connection. Returns within the grace period and about three seconds more,
+    /// whatever a responder does: requests that did not finish are logged with their route and
+    /// listed in the report. Idempotent; concurrent callers all return once it is stopped.
+    @discardableResult
+    public func stop() async -> StopReport {
+        enum Step { case stopNow(daemons: [DaemonHandle], sockets: [Int32]), wait, done(StopReport) }
         let step: Step = state.withLock { state in
             switch state.phase {
             case .idle, .stopped:
                 state.phase = .stopped
-                return .done
+                return .done(state.report)
             case .stopping:
                 return .wait
             case .running:
@@ -162,29 +170,64 @@ public final class HTTPServer: Sendable {
             }
         }
         switch step {
-        case .done:
-            return
+        case .done(let report):
+            return report
         case .wait:
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let stopped = state.withLock { state in
-                    if state.phase == .stopped { return true }
+            return await withCheckedContinuation { (continuation: CheckedContinuation<StopReport, Never>) in
+                let stopped: StopReport? = state.withLock { state in
+                    if state.phase == .stopped { return state.report }
                     state.stopWaiters.append(continuation)
-                    return false
+                    return nil
                 }
-                if stopped { continuation.resume() }
+                if let stopped { continuation.resume(returning: stopped) }
             }
         case .stopNow(let daemons, let sockets):
-            await stopDaemons(daemons, sockets: sockets)
+            return await stopDaemons(daemons, sockets: sockets)
         }
     }
 
-    private func stopDaemons(_ daemons: [DaemonHandle], sockets: [Int32]) async {
+    private func stopDaemons(_ daemons: [DaemonHandle], sockets: [Int32]) async -> StopReport {
         // Stops accepting. MHD's threads may still touch the quiesced sockets, so microhttpd.h
         // requires closing them only after MHD_stop_daemon has returned.
         daemons.forEach { _ = MHD_quiesce_daemon($0.pointer) }
         let clock = ContinuousClock()
         await waitForInFlightRequests(on: daemons, until: clock.now + configuration.shutdownGracePeriod)
-        let unanswered = state.withLock { state in
+        var report = StopReport()
+        report.unfinishedRequests = answerSuspendedRequests()
+        for route in report.unfinishedRequests {
+            logger.error("stopping: a request did not finish within the grace period and was answered 503", metadata: ["route": "\(route)"])
+        }
+        if !report.unfinishedRequests.isEmpty { await waitForInFlightRequests(on: daemons, until: clock.now + .seconds(1)) }
+        // A thread stuck in a responder cannot be joined: its daemon is left as it is.
+        if await Self.stopLoops(of: daemons, within: .seconds(2)) {
+            daemons.forEach { MHD_stop_daemon($0.pointer) }
+            sockets.forEach { close($0) }
+            Unmanaged.passUnretained(self).release()
+        } else {
+            for daemon in daemons {
+                guard let route = daemon.context.handing.withLock({ $0?.route }) else { continue }
+                report.stuckThreads.append(route)
+                logger.critical("stopping: a server thread is stuck in a request and was abandoned", metadata: ["route": "\(route)"])
+            }
+            if report.stuckThreads.isEmpty { report.stuckThreads.append("(a server thread did not stop)") }
+        }
+        let waiters = state.withLock { state in
+            state.phase = .stopped
+            state.daemons = []
+            state.sockets = []
+            state.report = report
+            defer { state.stopWaiters = [] }
+            return state.stopWaiters
+        }
+        waiters.forEach { $0.resume(returning: report) }
+        logger.debug("stopped")
+        return report
+    }
+
+    /// Answers every connection still waiting for its responder with `503`, from now on refuses
+    /// new work, and returns the routes of the requests so answered.
+    private func answerSuspendedRequests() -> [String] {
+        state.withLock { state in
             state.refusesWork = true
             let contexts = state.suspended.values
             state.suspended = [:]
@@ -196,24 +239,26 @@ public final class HTTPServer: Sendable {
                 }
                 context.connection.resume()
             }
-            return contexts.count
+            return contexts.map(\.route).sorted()
         }
-        if unanswered > 0 {
-            logger.warning("stopping: \(unanswered) requests did not finish in time and were answered 503")
-            await waitForInFlightRequests(on: daemons, until: clock.now + .seconds(1))
+    }
+
+    /// Ends the daemons' loops, on a thread of its own (joining them blocks); `false` when they
+    /// have not all ended within `limit` (a thread stuck in a responder).
+    private static func stopLoops(of daemons: [DaemonHandle], within limit: Duration) async -> Bool {
+        let outcome = Mutex<CheckedContinuation<Bool, Never>?>(nil)
+        @Sendable func finish(_ stopped: Bool) { outcome.withLock { $0.take() }?.resume(returning: stopped) }
+        return await withCheckedContinuation { continuation in
+            outcome.withLock { $0 = continuation }
+            DispatchQueue.global().async {
+                daemons.forEach { $0.loop.stop() }
+                finish(true)
+            }
+            let (seconds, attoseconds) = limit.components
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))) {
+                finish(false)
+            }
         }
-        daemons.forEach { $0.stop() }
-        sockets.forEach { close($0) }
-        Unmanaged.passUnretained(self).release()
-        let waiters = state.withLock { state in
-            state.phase = .stopped
-            state.daemons = []
-            state.sockets = []
-            defer { state.stopWaiters = [] }
-            return state.stopWaiters
-        }
-        waiters.forEach { $0.resume() }
-        logger.debug("stopped")
     }
 
     private func waitForInFlightRequests(on daemons: [DaemonHandle], until deadline: ContinuousClock.Instant) async {
@@ -237,4 +282,19 @@ public final class HTTPServer: Sendable {
             throw .invalidConfiguration("the connection timeout and limit must be at least 1")
         }
     }
+}
+
+/// What a stop found: requests that did not finish within the grace period (answered `503`),
+/// and server threads stuck in a responder (abandoned, with the request they were handling).
+public struct StopReport: Sendable, Hashable {
+    /// The method and path of each request answered `503` because it did not finish in time.
+    public var unfinishedRequests: [String] = []
+    /// The method and path of the request each stuck server thread was handling.
+    public var stuckThreads: [String] = []
+
+    /// Whether every request finished and every thread stopped.
+    public var isClean: Bool { unfinishedRequests.isEmpty && stuckThreads.isEmpty }
+
+    /// An empty report.
+    public init() {}
 }

@@ -30,6 +30,9 @@ final class RequestContext: @unchecked Sendable {
     @exclusivity(unchecked) var body: [UInt8] = []
     /// Body bytes dropped because the body went over the limit (then `body` stays empty).
     @exclusivity(unchecked) var discardedBytes = 0
+    /// The method, once the request is handed to the responder (for the log of a request that
+    /// does not finish before the server stops).
+    @exclusivity(unchecked) var method = HTTPMethod.get
     /// How far past the body limit a client may go on sending before it is disconnected.
     static let discardLimit = 16 << 20
     let handoff = Mutex(Handoff.responderRunning)
@@ -54,6 +57,9 @@ final class RequestContext: @unchecked Sendable {
             return response
         }
     }
+
+    /// The method and path, without the query (which may carry tokens), for logs.
+    var route: String { "\(method) \(target.prefix { $0 != "?" })" }
 
     init(target: String, connection: ConnectionHandle) {
         self.target = target
