@@ -13,16 +13,38 @@
 #include <sys/prctl.h>
 #endif
 
-/// Starts a daemon with every option in `options` (terminated by MHD_OPTION_END).
+/// Starts a daemon with every option in `options` (terminated by MHD_OPTION_END), asking
+/// `accept_policy` (unless NULL) whether to keep each connection it accepts.
 /// `MHD_start_daemon` is variadic and cannot be called from Swift; this passes the array
 /// through `MHD_OPTION_ARRAY`, the one documented way to hand options over as data.
 static inline struct MHD_Daemon *CMicroHTTPD_start(unsigned int flags,
                                                    uint16_t port,
+                                                   MHD_AcceptPolicyCallback accept_policy,
+                                                   void *accept_policy_cls,
                                                    MHD_AccessHandlerCallback handler,
                                                    void *handler_cls,
                                                    const struct MHD_OptionItem *options) {
-    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+    return MHD_start_daemon(flags, port, accept_policy, accept_policy_cls, handler, handler_cls,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+/// The socket context a connection's start notification set, or NULL.
+static inline void *CMicroHTTPD_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+
+/// Whether a connection notification tells of its start (else of its close).
+static inline int CMicroHTTPD_connection_started(enum MHD_ConnectionNotificationCode code) {
+    return code == MHD_CONNECTION_NOTIFY_STARTED;
+}
+
+/// A connection's socket, or -1 when libmicrohttpd does not say.
+static inline int CMicroHTTPD_connection_socket(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
 }
 
 /// The peer address of a connection, or NULL when libmicrohttpd does not know it.

@@ -37,6 +37,22 @@ struct FlowServerCommand: ParsableCommand {
     @Option(name: .customLong("max-body"), help: "Request body limit in bytes.")
     var maxBody = 1_048_576
 
+    @Option(name: .customLong("max-connections"), help: "The most connections served at once.")
+    var maxConnections = 1024
+
+    @Option(
+        name: .customLong("max-connections-per-client"),
+        help: "The most connections one client address may hold; 0: no limit (behind a reverse proxy, where every connection comes from the proxy).")
+    var maxConnectionsPerClient = 64
+
+    @Option(
+        name: .customLong("read-timeout"),
+        help: "Seconds within which a request's headers and body must arrive (a deadline; slow clients are closed).")
+    var readTimeout = 10
+
+    @Option(name: .customLong("idle-timeout"), help: "Seconds a kept-alive connection may stay idle between requests.")
+    var idleTimeout = 30
+
     @Flag(name: .customLong("secure-cookies"), help: "Add Secure to the session cookie (serve over HTTPS).")
     var secureCookies = false
 
@@ -48,6 +64,13 @@ struct FlowServerCommand: ParsableCommand {
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1, got \(threads)") }
         guard maxBody >= 0 else { throw ValidationError("--max-body must not be negative, got \(maxBody)") }
         guard sessionTTL >= 1 else { throw ValidationError("--session-ttl must be at least 1 second, got \(sessionTTL)") }
+        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1, got \(maxConnections)") }
+        guard maxConnectionsPerClient >= 0 else {
+            throw ValidationError("--max-connections-per-client must not be negative (0: no limit), got \(maxConnectionsPerClient)")
+        }
+        guard readTimeout >= 1, idleTimeout >= 1 else {
+            throw ValidationError("--read-timeout and --idle-timeout must be at least 1 second, got \(readTimeout) and \(idleTimeout)")
+        }
     }
 }
 

@@ -73,7 +73,9 @@ enum FlowServerMain {
             logger: Logger(label: "flowserver.web"))
         let server = HTTPServer(
             configuration: .init(
-                host: command.host, port: command.port, threads: command.threads, maxBodySize: command.maxBody),
+                host: command.host, port: command.port, threads: command.threads, maxBodySize: command.maxBody,
+                connectionTimeout: command.idleTimeout, readTimeout: command.readTimeout, connectionLimit: command.maxConnections,
+                connectionsPerClient: command.maxConnectionsPerClient),
             responder: responder,
             logger: Logger(label: "flowserver.http"))
         // Watch signals before announcing the address: a SIGTERM right after it must stop us.

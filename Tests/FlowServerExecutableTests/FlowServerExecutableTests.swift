@@ -80,7 +80,8 @@ struct FlowServerExecutableTests {
         #expect(help.waitForExit() == 0)
         let text = help.standardOutput
         for flag in ["--host", "--port", "--store", "--templates", "--public", "--session-ttl", "--threads",
-                     "--max-body", "--secure-cookies", "--log-level", "FLOWSERVER_"] {
+                     "--max-body", "--max-connections", "--max-connections-per-client", "--read-timeout", "--idle-timeout",
+                     "--secure-cookies", "--log-level", "FLOWSERVER_"] {
             #expect(text.contains(flag), "\(flag) missing from --help")
         }
     }

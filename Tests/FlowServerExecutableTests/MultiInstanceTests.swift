@@ -118,9 +118,11 @@ struct MultiInstanceTests {
     /// A throwaway cluster and two servers on it.
     private func instances() throws -> (PostgresCluster, FlowServerProcess, FlowServerProcess, Int, Int) {
         let cluster = try PostgresCluster()
-        let a = try FlowServerProcess(["--port", "0", "--store", cluster.url, "--log-level", "error"])
+        // Every test client connects from 127.0.0.1, up to 100 at once per instance.
+        let arguments = ["--port", "0", "--store", cluster.url, "--log-level", "error", "--max-connections-per-client", "0"]
+        let a = try FlowServerProcess(arguments)
         let portA = try #require(a.listeningPort(), "instance A did not start: \(a.standardError)")
-        let b = try FlowServerProcess(["--port", "0", "--store", cluster.url, "--log-level", "error"])
+        let b = try FlowServerProcess(arguments)
         let portB = try #require(b.listeningPort(), "instance B did not start: \(b.standardError)")
         return (cluster, a, b, portA, portB)
     }

@@ -14,6 +14,7 @@ struct EventLoopTests {
     func burstWhileBusy(connections: Int) async throws {
         var configuration = HTTPServer.Configuration(threads: 1)
         configuration.connectionTimeout = 30
+        configuration.connectionsPerClient = 0  // every connection comes from 127.0.0.1
         try await withServer(configuration, responder: BusyOnRequest()) { server throws in
             let answeredIn = try await onThread { () -> Double in
                 let busy = try TestConnection(port: server.port)

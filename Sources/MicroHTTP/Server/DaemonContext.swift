@@ -1,7 +1,7 @@
 import Synchronization
 
 /// What one daemon's callbacks receive as `cls`: the server, the daemon's own count of the
-/// requests in flight on it, and the wakeup of the loop that runs it.
+/// requests in flight on it, its connections' deadlines, and the wakeup of the loop that runs it.
 ///
 /// A counter per daemon, so per thread: with one counter for the server, every request wrote
 /// the same cache line from every thread, twice, and the threads passed it back and forth. The
@@ -20,10 +20,18 @@ final class DaemonContext: Sendable {
     /// Keeps the next allocation off the counter's cache line.
     private let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
 
+    /// The deadlines of the daemon's connections.
+    let deadlines: ConnectionDeadlines
+    /// The per-client connection limit, shared by all of the server's daemons.
+    let clientLimit: ClientConnectionLimit
+
     /// A context for a daemon of `server`, or `nil` when the system refuses the wakeup's pipe.
-    init?(server: HTTPServer) {
+    init?(server: HTTPServer, clientLimit: ClientConnectionLimit) {
         guard let wakeup = LoopWakeup() else { return nil }
         self.server = server
         self.wakeup = wakeup
+        self.clientLimit = clientLimit
+        deadlines = ConnectionDeadlines(
+            readTimeout: server.configuration.readTimeout, idleTimeout: server.configuration.connectionTimeout)
     }
 }

@@ -35,6 +35,9 @@ final class DaemonLoop: @unchecked Sendable {
     private let epollDescriptor: Int32
     /// Signalled by resumed connections and by ``stop()``.
     private let wakeup: LoopWakeup
+    /// The deadlines of the daemon's connections, checked every ``sweepInterval`` milliseconds.
+    private let deadlines: ConnectionDeadlines
+    static let sweepInterval: UInt64 = 1000
     private let stopping = Atomic<Bool>(false)
     private var thread = pthread_t()
     /// Whether libmicrohttpd's own wait may be used while few connections are open: the wakeup's
@@ -47,10 +50,10 @@ final class DaemonLoop: @unchecked Sendable {
     /// Starts a thread named `name` running `daemon`, a daemon started with `MHD_USE_EPOLL` and
     /// without a thread of its own, which waits for `wakeup` along with the daemon's events;
     /// `nil` when the daemon has no epoll descriptor or the system refuses a thread.
-    static func start(_ daemon: OpaquePointer, name: String, wakeup: LoopWakeup) -> DaemonLoop? {
+    static func start(_ daemon: OpaquePointer, name: String, context: DaemonContext) -> DaemonLoop? {
         let epoll = CMicroHTTPD_epoll_fd(daemon)
         guard epoll >= 0 else { return nil }
-        let loop = DaemonLoop(daemon: daemon, name: name, epoll: epoll, wakeup: wakeup)
+        let loop = DaemonLoop(daemon: daemon, name: name, epoll: epoll, wakeup: context.wakeup, deadlines: context.deadlines)
         let started = pthread_create(&loop.thread, nil, { raw in
             let loop = Unmanaged<DaemonLoop>.fromOpaque(raw!).takeRetainedValue()
             CMicroHTTPD_name_current_thread(loop.name)
@@ -64,11 +67,12 @@ final class DaemonLoop: @unchecked Sendable {
         return loop
     }
 
-    private init(daemon: OpaquePointer, name: String, epoll: Int32, wakeup: LoopWakeup) {
+    private init(daemon: OpaquePointer, name: String, epoll: Int32, wakeup: LoopWakeup, deadlines: ConnectionDeadlines) {
         self.daemon = daemon
         self.name = name
         self.epollDescriptor = epoll
         self.wakeup = wakeup
+        self.deadlines = deadlines
         let version = MHD_get_version().map { String(cString: $0) } ?? ""
         daemonMayWait = version.hasPrefix("0.9.") && CMicroHTTPD_add_wakeup_to_epoll(epoll, wakeup.descriptor) == 0
     }
@@ -88,9 +92,16 @@ final class DaemonLoop: @unchecked Sendable {
         ]
         var timeout: UInt64 = 0
         var connections = CMicroHTTPD_connection_count(daemon)
+        var nextSweep = ConnectionDeadlines.now() + Self.sweepInterval
         while !stopping.load(ordering: .acquiring) {
+            let now = ConnectionDeadlines.now()
+            if now >= nextSweep {
+                deadlines.closeOverdue(now: now)
+                nextSweep = now + Self.sweepInterval
+            }
+            let untilSweep = Int32(clamping: nextSweep - now)
             if daemonMayWait && connections <= Self.fewConnections {
-                _ = MHD_run_wait(daemon, -1)
+                _ = MHD_run_wait(daemon, untilSweep)
                 // The pipe stays readable until drained, so a signal after this check wakes the
                 // next wait at once.
                 if wakeup.isPending { wakeup.drain() }
@@ -105,7 +116,7 @@ final class DaemonLoop: @unchecked Sendable {
             connections = CMicroHTTPD_connection_count(daemon)
             if connections < before { continue }
             // 0 while connections already hold data to handle; nothing to wait for then.
-            let wait = MHD_get_timeout(daemon, &timeout) == MHD_Result.YES ? Int32(clamping: timeout) : -1
+            let wait = MHD_get_timeout(daemon, &timeout) == MHD_Result.YES ? min(Int32(clamping: timeout), untilSweep) : untilSweep
             guard wait != 0 else { continue }
             if poll(&descriptors, 2, wait) > 0, descriptors[1].revents != 0 { wakeup.drain() }
         }

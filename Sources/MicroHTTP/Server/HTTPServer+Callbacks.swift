@@ -29,9 +29,41 @@ func microHTTPRequestStarted(
     guard let cls, let uri, let connection else { return nil }
     return Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { daemon in
         daemon.inFlight.add(1, ordering: .relaxed)
-        let context = RequestContext(target: String(cString: uri), connection: ConnectionHandle(pointer: connection, daemon: daemon))
+        let open = CMicroHTTPD_socket_context(connection).map { Unmanaged<OpenConnection>.fromOpaque($0).takeUnretainedValue() }
+        if let open { daemon.deadlines.requestStarted(on: open) }
+        let context = RequestContext(
+            target: String(cString: uri), connection: ConnectionHandle(pointer: connection, daemon: daemon), openConnection: open)
         return Unmanaged.passRetained(context).toOpaque()
     }
+}
+
+/// A connection opened or closed: keeps its record (deadline, client) in its socket context and
+/// counts it for its client.
+func microHTTPConnectionNotified(
+    cls: UnsafeMutableRawPointer?, connection: OpaquePointer?, socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    code: MHD_ConnectionNotificationCode
+) {
+    guard let cls, let connection, let socketContext else { return }
+    Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { daemon in
+        if CMicroHTTPD_connection_started(code) != 0 {
+            let client = daemon.clientLimit.limit > 0 ? CMicroHTTPD_client_address(connection).flatMap(ClientAddress.init) : nil
+            let open = daemon.deadlines.opened(client: client, socket: CMicroHTTPD_connection_socket(connection))
+            if let client { daemon.clientLimit.opened(client) }
+            socketContext.pointee = Unmanaged.passRetained(open).toOpaque()
+        } else if let raw = socketContext.pointee {
+            socketContext.pointee = nil
+            let open = Unmanaged<OpenConnection>.fromOpaque(raw).takeRetainedValue()
+            daemon.deadlines.closed(open)
+            if let client = open.client { daemon.clientLimit.closed(client) }
+        }
+    }
+}
+
+/// Whether to keep a connection just accepted: not when its client holds the most connections
+/// the per-client limit allows.
+func microHTTPAcceptPolicy(cls: UnsafeMutableRawPointer?, address: UnsafePointer<sockaddr>?, length: socklen_t) -> MHD_Result {
+    guard let cls, let address, let client = ClientAddress(address) else { return MHD_Result.YES }
+    return Unmanaged<ClientConnectionLimit>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.admits(client) } ? MHD_Result.YES : MHD_Result.NO
 }
 
 func microHTTPRequestCompleted(
@@ -40,8 +72,11 @@ func microHTTPRequestCompleted(
 ) {
     guard let cls, let raw = requestContext?.pointee else { return }
     requestContext?.pointee = nil
-    Unmanaged<RequestContext>.fromOpaque(raw).release()
-    Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.inFlight.subtract(1, ordering: .releasing) }
+    let request = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
+    Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { daemon in
+        if let open = request.openConnection { daemon.deadlines.requestAnswered(on: open) }
+        daemon.inFlight.subtract(1, ordering: .releasing)
+    }
 }
 
 func microHTTPLog(cls: UnsafeMutableRawPointer?, format: UnsafePointer<CChar>?, arguments: CVaListPointer?) {
@@ -61,6 +96,7 @@ func daemonOptions(
 ) -> [MHD_OptionItem] {
     let requestStarted: URILogCallback = microHTTPRequestStarted
     let requestCompleted: MHD_RequestCompletedCallback = microHTTPRequestCompleted
+    let connectionNotified: MHD_NotifyConnectionCallback = microHTTPConnectionNotified
     let log: MHD_LogCallback = microHTTPLog
     return [
         // The logger goes first, so that libmicrohttpd reports everything after it through us.
@@ -71,6 +107,7 @@ func daemonOptions(
         MHD_OptionItem(option: MHD_OPTION.CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
         MHD_OptionItem(option: MHD_OPTION.URI_LOG_CALLBACK, value: unsafeBitCast(requestStarted, to: Int.self), ptr_value: daemon),
         MHD_OptionItem(option: MHD_OPTION.NOTIFY_COMPLETED, value: unsafeBitCast(requestCompleted, to: Int.self), ptr_value: daemon),
+        MHD_OptionItem(option: MHD_OPTION.NOTIFY_CONNECTION, value: unsafeBitCast(connectionNotified, to: Int.self), ptr_value: daemon),
         MHD_OptionItem(option: MHD_OPTION.END, value: 0, ptr_value: nil),
     ]
 }
@@ -135,6 +172,7 @@ extension HTTPServer {
         }
         context.body = []
         context.method = method
+        if let open = context.openConnection { context.connection.daemon.deadlines.requestReceived(on: open) }
         let daemon = context.connection.daemon
         daemon.handing.withLock { $0 = context }
         defer { daemon.handing.withLock { $0 = nil } }

@@ -18,11 +18,23 @@ extension HTTPServer {
         public var threads: Int
         /// The largest request body accepted; larger ones are answered `413`.
         public var maxBodySize: Int
-        /// Seconds of inactivity after which a connection is closed (idle or slow clients).
+        /// Seconds a kept-alive connection may wait between an answer and its next request, and
+        /// seconds of inactivity after which any connection is closed.
         public var connectionTimeout: Int
+        /// Seconds within which a request must arrive whole (request line, headers and body):
+        /// counted from the connection's opening for its first request, from the request line for
+        /// later ones. A deadline, not a timeout of inactivity: a client that trickles a byte now
+        /// and then is closed when it passes. Bodies must arrive at 100 KB/s at least to reach
+        /// 1 MiB in the default 10 s.
+        public var readTimeout: Int
         /// The most connections served at once, shared out evenly among the threads: a connection
         /// over its thread's share waits in the listen backlog until one of that thread's closes.
         public var connectionLimit: Int
+        /// The most connections one client address may hold at once (0: no limit); a connection
+        /// over it is closed as soon as it is accepted. Protects a server facing the internet
+        /// from one address taking every connection. Behind a reverse proxy every connection
+        /// comes from the proxy: set it to 0, or above the proxy's number of connections.
+        public var connectionsPerClient: Int
         /// Memory per connection for the request line and headers: 16 KB by default, which
         /// reads headers of up to about 14 KB (Node.js allows 16 KB); libmicrohttpd answers
         /// larger ones with `431` itself. libmicrohttpd 0.9 clears this memory for every request
@@ -35,15 +47,17 @@ extension HTTPServer {
         /// A configuration; every parameter has a safe default.
         public init(
             host: String = "127.0.0.1", port: Int = 8080, threads: Int = Configuration.defaultThreads,
-            maxBodySize: Int = 1 << 20, connectionTimeout: Int = 30, connectionLimit: Int = 1024,
-            connectionMemoryLimit: Int = 16 << 10, shutdownGracePeriod: Duration = .seconds(10)
+            maxBodySize: Int = 1 << 20, connectionTimeout: Int = 30, readTimeout: Int = 10, connectionLimit: Int = 1024,
+            connectionsPerClient: Int = 64, connectionMemoryLimit: Int = 16 << 10, shutdownGracePeriod: Duration = .seconds(10)
         ) {
             self.host = host
             self.port = port
             self.threads = threads
             self.maxBodySize = maxBodySize
             self.connectionTimeout = connectionTimeout
+            self.readTimeout = readTimeout
             self.connectionLimit = connectionLimit
+            self.connectionsPerClient = connectionsPerClient
             self.connectionMemoryLimit = connectionMemoryLimit
             self.shutdownGracePeriod = shutdownGracePeriod
         }

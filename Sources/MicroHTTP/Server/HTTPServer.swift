@@ -32,6 +32,8 @@ public final class HTTPServer: Sendable {
     let responder: any HTTPResponder
     let logger: Logger
     let state = Mutex(State())
+    /// Connections per client address, counted across every daemon.
+    let clientLimit: ClientConnectionLimit
 
     struct State {
         enum Phase { case idle, running, stopping, stopped }
@@ -60,6 +62,7 @@ public final class HTTPServer: Sendable {
         self.configuration = configuration
         self.responder = responder
         self.logger = logger
+        clientLimit = ClientConnectionLimit(limit: configuration.connectionsPerClient)
     }
 
     /// The port the server listens on (the chosen one when configured with `0`); `0` before
@@ -112,11 +115,15 @@ public final class HTTPServer: Sendable {
     private func startDaemon(_ index: Int, socket: Int32, connectionLimit: Int) -> DaemonHandle? {
         // No `MHD_USE_INTERNAL_POLLING_THREAD`: a `DaemonLoop` runs the daemon (see there why).
         let flags = MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
-        guard let context = DaemonContext(server: self) else { return nil }
+        guard let context = DaemonContext(server: self, clientLimit: clientLimit) else { return nil }
         let cls = Unmanaged.passUnretained(context).toOpaque()
         var options = daemonOptions(configuration, daemon: cls, socket: socket, connectionLimit: connectionLimit)
-        guard let daemon = CMicroHTTPD_start(UInt32(flags), 0, microHTTPAccessHandler, cls, &options) else { return nil }
-        guard let loop = DaemonLoop.start(daemon, name: "MicroHTTP-\(index)", wakeup: context.wakeup) else {
+        let acceptPolicy: MHD_AcceptPolicyCallback? = clientLimit.limit > 0 ? microHTTPAcceptPolicy : nil
+        let limit = Unmanaged.passUnretained(clientLimit).toOpaque()
+        guard let daemon = CMicroHTTPD_start(UInt32(flags), 0, acceptPolicy, limit, microHTTPAccessHandler, cls, &options) else {
+            return nil
+        }
+        guard let loop = DaemonLoop.start(daemon, name: "MicroHTTP-\(index)", context: context) else {
             _ = MHD_quiesce_daemon(daemon)  // leaves the socket to the caller
             MHD_stop_daemon(daemon)
             return nil
@@ -278,8 +285,11 @@ public final class HTTPServer: Sendable {
         guard configuration.maxBodySize >= 0 else {
             throw .invalidConfiguration("the body limit must not be negative")
         }
-        guard configuration.connectionTimeout >= 1, configuration.connectionLimit >= 1 else {
-            throw .invalidConfiguration("the connection timeout and limit must be at least 1")
+        guard configuration.connectionTimeout >= 1, configuration.connectionLimit >= 1, configuration.readTimeout >= 1 else {
+            throw .invalidConfiguration("the connection timeout and limit and the read timeout must be at least 1")
+        }
+        guard configuration.connectionsPerClient >= 0 else {
+            throw .invalidConfiguration("the connections per client must not be negative (0: no limit)")
         }
     }
 }

@@ -23,6 +23,8 @@ final class RequestContext: @unchecked Sendable {
 
     let target: String
     let connection: ConnectionHandle
+    /// The connection's record (its deadline), when libmicrohttpd told us it opened.
+    let openConnection: OpenConnection?
     // Only libmicrohttpd's callbacks for this connection touch these, one call at a time (see
     // above), so accesses cannot overlap and skip the dynamic exclusivity checks.
     @exclusivity(unchecked) var stage = Stage.started
@@ -61,9 +63,10 @@ final class RequestContext: @unchecked Sendable {
     /// The method and path, without the query (which may carry tokens), for logs.
     var route: String { "\(method) \(target.prefix { $0 != "?" })" }
 
-    init(target: String, connection: ConnectionHandle) {
+    init(target: String, connection: ConnectionHandle, openConnection: OpenConnection?) {
         self.target = target
         self.connection = connection
+        self.openConnection = openConnection
     }
 }
 

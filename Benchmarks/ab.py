@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""A/B of two flowserver builds on the page and step scenarios of `make bench`, measured
+alternately so both see the same machine: `python3 Benchmarks/ab.py OLD_BINARY NEW_BINARY`.
+
+Scenarios (wrk -t2 at CONNECTIONS, default 64): `GET /movies/1` of an onboarded session on the
+memory and SQLite stores, and steps (form POST /_step alternating with a Back visit, 16 sessions,
+Benchmarks/wrk/steps.lua) on the memory and SQLite stores. ROUNDS (default 5) rounds of DURATION
+seconds (default 5); each round measures A then B, or B then A on odd rounds. Prints the median
+requests per second of each and the median of the rounds' B/A ratios with their spread.
+"""
+import os
+import pathlib
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT / "Tests" / "soak"))
+from soak import FlowServer, onboarded_session, call  # noqa: E402
+
+ROUNDS = int(os.environ.get("ROUNDS", "5"))
+DURATION = int(os.environ.get("DURATION", "5"))
+CONNECTIONS = int(os.environ.get("CONNECTIONS", "64"))
+
+
+def supports_client_limit(binary):
+    return "--max-connections-per-client" in subprocess.run([binary, "--help"], capture_output=True, text=True).stdout
+
+
+def start(binary, store):
+    extra = ["--max-connections-per-client", "0"] if supports_client_limit(binary) else []
+    return FlowServer(binary, store, extra=extra)
+
+
+def page_target(server):
+    session, _, _ = onboarded_session(server.port)
+    status, _, _ = call(server.port, "POST", "/api/v1/session/steps",
+                        {"Authorization": f"Bearer {session}", "Content-Type": "application/json"},
+                        b'{"step":{"name":"movieIsPicked","params":{"withId":1}}}')
+    assert status == 200, status
+    return ["-H", f"Cookie: flowserver_session={session}", f"http://127.0.0.1:{server.port}/movies/1"]
+
+
+def step_target(server, work):
+    sessions = work / f"sessions-{server.port}.txt"
+    sessions.write_text("".join(f"{id} {csrf} {node}\n" for id, csrf, node in (onboarded_session(server.port) for _ in range(16))))
+    return ["-s", str(HERE / "wrk" / "steps.lua"), f"http://127.0.0.1:{server.port}/", "--", str(sessions)]
+
+
+def measure(target):
+    output = subprocess.run(["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{DURATION}s", *target], capture_output=True, text=True).stdout
+    return float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
+
+
+def main():
+    binaries = {"A": sys.argv[1], "B": sys.argv[2]}
+    work = pathlib.Path(tempfile.mkdtemp(prefix="flowserver-ab-"))
+    servers, scenarios = [], {}
+    try:
+        for name, binary in binaries.items():
+            for store in ["memory", "sqlite"]:
+                location = "memory" if store == "memory" else f"sqlite:{work}/{name}-{store}.sqlite"
+                page = start(binary, location)
+                steps = start(binary, location.replace(".sqlite", "-steps.sqlite"))
+                servers += [page, steps]
+                scenarios.setdefault(f"page, {store}", {})[name] = page_target(page)
+                scenarios.setdefault(f"steps, {store}", {})[name] = step_target(steps, work)
+        figures = {scenario: {"A": [], "B": []} for scenario in scenarios}
+        for round_number in range(ROUNDS):
+            order = ["A", "B"] if round_number % 2 == 0 else ["B", "A"]
+            for scenario, targets in scenarios.items():
+                for name in order:
+                    figures[scenario][name].append(measure(targets[name]))
+            print(f"round {round_number + 1} of {ROUNDS} done", flush=True)
+        print(f"\nA = {binaries['A']}\nB = {binaries['B']}\nwrk -t2 -c{CONNECTIONS} -d{DURATION}s, {ROUNDS} rounds\n")
+        print("| scenario | A req/s | B req/s | B/A (min–max) |\n| --- | --- | --- | --- |")
+        for scenario, runs in figures.items():
+            ratios = [b / a for a, b in zip(runs["A"], runs["B"])]
+            print(f"| {scenario} | {statistics.median(runs['A']):,.0f} | {statistics.median(runs['B']):,.0f} | "
+                  f"{statistics.median(ratios):.3f} ({min(ratios):.3f}–{max(ratios):.3f}) |")
+    finally:
+        for server in servers:
+            server.kill()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

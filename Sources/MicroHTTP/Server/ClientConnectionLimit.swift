@@ -1,0 +1,69 @@
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A client's IP address, without its port: what the per-client connection limit counts by.
+/// IPv4 addresses are kept as IPv4-mapped IPv6 ones, so each address has one form.
+struct ClientAddress: Hashable, Sendable {
+    private let high: UInt64
+    private let low: UInt64
+
+    /// The IP of `address`, or `nil` for a family other than IPv4 and IPv6.
+    init?(_ address: UnsafePointer<sockaddr>) {
+        switch Int32(address.pointee.sa_family) {
+        case AF_INET:
+            let ip = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt32(bigEndian: $0.pointee.sin_addr.s_addr) }
+            high = 0
+            low = 0xFFFF_0000_0000 | UInt64(ip)
+        case AF_INET6:
+            var bytes = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_addr }
+            (high, low) = withUnsafeBytes(of: &bytes) { raw in
+                (raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            }
+        default:
+            return nil
+        }
+    }
+}
+
+/// How many connections each client address holds, across all of a server's threads, and
+/// whether it may open another: a bounded number per address, so that one address (a scanner,
+/// thousands of slow clients) cannot take every connection the server allows.
+///
+/// Checked when a connection is accepted and counted once it is open, so two threads accepting
+/// from one address at the same moment may let it exceed the limit by one each.
+final class ClientConnectionLimit: Sendable {
+    /// The most connections per address; 0: no limit (nothing is counted).
+    let limit: Int
+    private let open = Mutex<[ClientAddress: Int]>([:])
+
+    /// A limit of `limit` connections per address (0: none).
+    init(limit: Int) { self.limit = limit }
+
+    /// Whether `address` may open one more connection.
+    func admits(_ address: ClientAddress) -> Bool {
+        limit == 0 || open.withLock { $0[address, default: 0] } < limit
+    }
+
+    /// Counts a connection from `address` that opened.
+    func opened(_ address: ClientAddress) {
+        guard limit > 0 else { return }
+        open.withLock { $0[address, default: 0] += 1 }
+    }
+
+    /// Counts a connection from `address` that closed.
+    func closed(_ address: ClientAddress) {
+        guard limit > 0 else { return }
+        open.withLock { open in
+            let left = open[address, default: 1] - 1
+            open[address] = left > 0 ? left : nil
+        }
+    }
+
+    /// How many connections `address` holds (for tests).
+    func count(_ address: ClientAddress) -> Int { open.withLock { $0[address, default: 0] } }
+}
