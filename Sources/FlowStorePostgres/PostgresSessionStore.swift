@@ -20,6 +20,8 @@ public final class PostgresSessionStore: SessionStore {
     private let runnerStarted: AsyncStream<Void>
     private let logger: Logger
     private let timeout: Duration
+    /// Whether the database answered lately: while it does not, calls fail at once.
+    private let reachability = Reachability()
 
     private init(client: PostgresClient, logger: Logger, timeout: Duration) {
         self.client = client
@@ -225,11 +227,21 @@ public final class PostgresSessionStore: SessionStore {
     /// Runs `body` for at most ``timeout``; any failure becomes a ``StoreError``. The caller is
     /// answered when the time is up even if `body` cannot be cancelled (a query waiting for a
     /// connection while the database is down); `body` is then cancelled and left to finish.
+    ///
+    /// When a call finds the database unreachable (a lost connection, a refused one, the
+    /// timeout), the calls still waiting for it are answered at once and their queries
+    /// cancelled, and later calls fail at once while one at a time tries the database again
+    /// (see ``Reachability``): under load, requests would otherwise each wait out the timeout,
+    /// a step twice (it reads, then commits), and answer after their clients gave up.
     private func bounded<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws(StoreError) -> T {
+        guard reachability.admitsCall() else { throw .unavailable("PostgreSQL is unreachable; trying again") }
         let limit = timeout
         let answer = OnceContinuation<T>()
+        let reachability = self.reachability
+        let ticket = Ticket()
+        defer { reachability.settled(ticket) }
         do {
-            return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let value = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 answer.set(continuation)
                 let work = Task {
                     do {
@@ -241,16 +253,101 @@ public final class PostgresSessionStore: SessionStore {
                         answer.resume(with: .failure(error))
                     }
                 }
+                reachability.waits(ticket) { if answer.resume(with: .failure(Unreachable.lostMeanwhile)) { work.cancel() } }
                 Task {
                     try? await Task.sleep(for: limit)
-                    if answer.resume(with: .failure(StoreError.unavailable("PostgreSQL did not answer within \(limit)"))) { work.cancel() }
+                    if answer.resume(with: .failure(Unreachable.timedOut(limit))) { work.cancel() }
                 }
             }
+            reachability.answered()
+            return value
         } catch let error as StoreError {
+            reachability.answered()  // a conflict or a duplicate: the database answered
             throw error
         } catch {
+            if Self.meansUnreachable(error) { reachability.foundUnreachable() } else { reachability.answered() }
+            if let error = error as? Unreachable { throw .unavailable(error.description) }
             throw .unavailable("PostgreSQL: \(String(describing: error).split(separator: "\n").first ?? "")")
         }
+    }
+
+    /// Whether `error` says the database cannot be reached (rather than refusing a statement).
+    private static func meansUnreachable(_ error: any Error) -> Bool {
+        switch error {
+        case is Unreachable:
+            return true
+        case let error as PSQLError:
+            return [.connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed].contains(error.code)
+        case let error as PostgresTransactionError:
+            return [error.beginError, error.closureError, error.commitError, error.rollbackError].contains { $0.map(meansUnreachable) ?? false }
+        default:
+            return false
+        }
+    }
+}
+
+/// Why a call got no answer from the database.
+private enum Unreachable: Error, CustomStringConvertible {
+    case timedOut(Duration)
+    case lostMeanwhile
+
+    var description: String {
+        switch self {
+        case .timedOut(let limit): "PostgreSQL did not answer within \(limit)"
+        case .lostMeanwhile: "PostgreSQL became unreachable"
+        }
+    }
+}
+
+/// A call in flight, by identity.
+private final class Ticket: Sendable {}
+
+/// Whether the database is taken to be reachable (a circuit breaker): after a call found it
+/// unreachable, the calls waiting for it are failed, and only one call at a time may try it
+/// until one gets an answer.
+private final class Reachability: Sendable {
+    private enum State { case reachable, unreachable(tryingAgain: Bool) }
+    private let state = Mutex(State.reachable)
+    /// What fails each call waiting for the database, by its ticket.
+    private let waiting = Mutex<[ObjectIdentifier: @Sendable () -> Void]>([:])
+
+    /// Notes the call of `ticket` waiting for the database, and what fails it.
+    func waits(_ ticket: Ticket, failedBy fail: @escaping @Sendable () -> Void) {
+        waiting.withLock { $0[ObjectIdentifier(ticket)] = fail }
+    }
+
+    /// The call of `ticket` has its answer.
+    func settled(_ ticket: Ticket) {
+        _ = waiting.withLock { $0.removeValue(forKey: ObjectIdentifier(ticket)) }
+    }
+
+    /// Whether a call may go to the database now; a call admitted while it is unreachable is
+    /// the one trying it again.
+    func admitsCall() -> Bool {
+        state.withLock { state in
+            switch state {
+            case .reachable: return true
+            case .unreachable(tryingAgain: true): return false
+            case .unreachable(tryingAgain: false):
+                state = .unreachable(tryingAgain: true)
+                return true
+            }
+        }
+    }
+
+    /// A call got an answer from the database.
+    func answered() {
+        state.withLock { if case .unreachable = $0 { $0 = .reachable } }
+    }
+
+    /// A call found the database unreachable: the calls waiting for it fail now.
+    func foundUnreachable() {
+        state.withLock { $0 = .unreachable(tryingAgain: false) }
+        let failing = waiting.withLock { waiting in
+            defer { waiting = [:] }
+            return Array(waiting.values)
+        }
+        failing.forEach { $0() }
     }
 }
 

@@ -3,7 +3,10 @@
 -- one of: a page reload, a movie page (a visit when it is in the tree, else a deep link), a cast
 -- deep link, a visit by the API, history and state reads, a link step, a form step, an API step,
 -- and a cookie-less page (a new visitor).
--- Usage: wrk ... -s mix.lua URL -- SESSIONS_FILE   (lines: "id csrf wishlistNode")
+-- Usage: wrk ... -s mix.lua URL -- SESSIONS_FILE ACKNOWLEDGED_FILE
+--   SESSIONS_FILE: lines "id csrf wishlistNode"; ACKNOWLEDGED_FILE: each wrk thread appends
+--   "session seq withId" for every API step the server acknowledged (200), to check against the
+--   session's history afterwards.
 -- done() prints one line: "soak-result {json}" with the counts soak.py asserts on.
 
 local sessions = {}
@@ -25,7 +28,11 @@ function init(args)
    end
    assert(#sessions > 0, "no sessions in " .. args[1])
    counter = thread_id * 7919
+   acknowledged = io.open(args[2], "a")
+   acknowledged:setvbuf("line")
    server_errors = 0
+   unavailable = 0
+   unavailable_without_retry = 0
    answers = 0
    last_answer = os.time()
 end
@@ -92,22 +99,35 @@ end
 function response(status, headers, body)
    answers = answers + 1
    last_answer = os.time()
-   if status >= 500 then server_errors = server_errors + 1 end
+   if status == 503 then
+      unavailable = unavailable + 1
+      if headers["Retry-After"] == nil then unavailable_without_retry = unavailable_without_retry + 1 end
+   elseif status >= 500 then
+      server_errors = server_errors + 1
+   elseif status == 200 and body:sub(1, 9) == '{"entry":' and body:find('"source":"api"', 1, true) then
+      local seq = body:match('^{"entry":{"seq":(%d+)')
+      local movie = body:match('"step":{"name":"movieIsPicked","params":{"withId":(%d+)}}')
+      local session = body:match('"state":{"session":"(%x+)"')
+      if seq and session then acknowledged:write(session, " ", seq, " ", movie or "-", "\n") end
+   end
 end
 
 function done(summary, latency, requests)
    -- wrk counts no timeout for a connection that never hears back; a thread whose last answer
    -- came long before the end shows a server that stopped answering.
-   local errors, answered, oldest = 0, 0, os.time()
+   local errors, answered, oldest, unavailable, without_retry = 0, 0, os.time(), 0, 0
    for _, thread in ipairs(threads) do
       errors = errors + thread:get("server_errors")
+      unavailable = unavailable + thread:get("unavailable")
+      without_retry = without_retry + thread:get("unavailable_without_retry")
       answered = answered + thread:get("answers")
       oldest = math.min(oldest, thread:get("last_answer"))
    end
    io.write(string.format(
-      'soak-result {"requests": %d, "answered": %d, "silentSeconds": %d, "serverErrors": %d, "connectErrors": %d, "readErrors": %d, '
+      'soak-result {"requests": %d, "answered": %d, "silentSeconds": %d, "serverErrors": %d, "unavailable": %d, '
+         .. '"unavailableWithoutRetryAfter": %d, "connectErrors": %d, "readErrors": %d, '
          .. '"writeErrors": %d, "timeouts": %d, "seconds": %.3f, "p50ms": %.3f, "p99ms": %.3f, "maxms": %.3f}\n',
-      summary.requests, answered, os.time() - oldest, errors, summary.errors.connect, summary.errors.read, summary.errors.write,
+      summary.requests, answered, os.time() - oldest, errors, unavailable, without_retry, summary.errors.connect, summary.errors.read, summary.errors.write,
       summary.errors.timeout, summary.duration / 1e6, latency:percentile(50) / 1000, latency:percentile(99) / 1000,
       latency.max / 1000))
 end

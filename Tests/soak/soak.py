@@ -5,9 +5,14 @@ For each store (memory, SQLite, PostgreSQL on a throwaway cluster) it starts `fl
 prepares onboarded sessions through the JSON API, then runs the mix `--runs` times for
 `--seconds` each with `--connections` connections while a separate client probes `/healthz`.
 It asserts what real use needs: every request answered (no timeouts, no read or connect
-errors), no 5xx, `/healthz` answering within a second throughout, RSS after the last run no more
+errors, no client left without answers), no 5xx, every API step acknowledged found in its
+session's history, `/healthz` answering within a second throughout, RSS after the last run no more
 than 10% above after the first (after a warm-up run; for the memory store, which holds all data,
 growth no faster in the last run than in the first), and SIGTERM ending the process within 10 s with status 0.
+
+Then, per store that can fail, the mix runs while the store fails for 4 s (PostgreSQL stopped,
+SQLite's file system full): only 503 with Retry-After meanwhile, page reloads still answered on
+SQLite, a log line, nothing acknowledged lost, steps working within 10 s of the store's return.
 
 `make test` runs it briefly (a warm-up and two runs of 8 s per store); `make soak` runs it for 10
 minutes per store and prints the figures. Exit status 1 when a check fails.
@@ -18,6 +23,7 @@ import json
 import os
 import pathlib
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -136,60 +142,139 @@ class HealthProbe(threading.Thread):
         self.join()
 
 
-def run_mix(port, sessions_file, seconds, connections):
+def run_mix(port, files, seconds, connections, during=None):
+    """One wrk run of the mix; `during`, if given, runs on a thread of its own meanwhile and its
+    answer is returned too."""
+    outcome = {}
+    helper = threading.Thread(target=lambda: outcome.setdefault("during", during()), daemon=True) if during else None
+    if helper:
+        helper.start()
     output = subprocess.run(
         ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--timeout", "5s", "--latency", "-s", str(MIX),
-         f"http://127.0.0.1:{port}", "--", sessions_file],
+         f"http://127.0.0.1:{port}", "--", files.sessions, files.acknowledged],
         capture_output=True, text=True, timeout=seconds + 60)
+    if helper:
+        helper.join()
     line = next((line for line in output.stdout.splitlines() if line.startswith("soak-result ")), None)
     if line is None:
         raise Failure(f"wrk printed no result: {output.stdout[-1000:]} {output.stderr[-1000:]}")
-    return json.loads(line[len("soak-result "):])
+    result = json.loads(line[len("soak-result "):])
+    return (result, outcome.get("during")) if during else result
+
+
+class MixFiles:
+    """The sessions wrk's threads share, and where they note the API steps acknowledged."""
+
+    def __init__(self, sessions):
+        self.directory = tempfile.mkdtemp(prefix="flowserver-soak-")
+        self.sessions = os.path.join(self.directory, "sessions")
+        self.acknowledged = os.path.join(self.directory, "acknowledged")
+        with open(self.sessions, "w") as file:
+            file.writelines(f"{id} {csrf} {node}\n" for id, csrf, node in sessions)
+        open(self.acknowledged, "w").close()
+
+    def remove(self):
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def lost_acknowledged_steps(port, files):
+    """API steps the server acknowledged (200) that its history does not hold as acknowledged;
+    answers them and how many were checked."""
+    acknowledged = {}
+    with open(files.acknowledged) as file:
+        for line in file:
+            session, seq, movie = line.split()
+            acknowledged.setdefault(session, {})[int(seq)] = movie
+    lost = []
+    for session, steps in acknowledged.items():
+        bearer = {"Authorization": f"Bearer {session}"}
+        entries, after = {}, 0
+        while True:
+            status, _, body = call(port, "GET", f"/api/v1/session/history?after={after}&limit=500", bearer)
+            if status != 200:
+                raise Failure(f"the history of {session[:8]}… answered {status}")
+            page = json.loads(body)
+            entries.update({entry["seq"]: entry for entry in page["entries"]})
+            if page["next"] is None:
+                break
+            after = page["next"]
+        for seq, movie in steps.items():
+            entry = entries.get(seq)
+            params = ((entry or {}).get("step") or {}).get("params") or {}
+            # "-": an API visit (no step); else the movie the step picked.
+            if entry is None or entry["source"] != "api" or str(params.get("withId", "-")) != movie:
+                lost.append(f"{session[:8]}… seq {seq}")
+    return lost, sum(len(steps) for steps in acknowledged.values())
+
+
+def run_problems(index, run, unavailable_allowed=False):
+    problems = []
+    lost = run["timeouts"] + run["readErrors"] + run["connectErrors"] + run["writeErrors"]
+    if lost:
+        problems.append(f"run {index}: {lost} requests unanswered ({run})")
+    if run["serverErrors"]:
+        problems.append(f"run {index}: {run['serverErrors']} answers were 5xx other than 503")
+    if run["unavailable"] and not unavailable_allowed:
+        problems.append(f"run {index}: {run['unavailable']} answers were 503")
+    if run["unavailableWithoutRetryAfter"]:
+        problems.append(f"run {index}: {run['unavailableWithoutRetryAfter']} answers were 503 without Retry-After")
+    if run["silentSeconds"] > 2:
+        problems.append(f"run {index}: a client heard nothing for the last {run['silentSeconds']} s")
+    if run["requests"] == 0:
+        problems.append(f"run {index}: no request was answered")
+    return problems
+
+
+def probe_problems(probe):
+    problems = []
+    if probe.failures:
+        problems.append(f"/healthz failed {len(probe.failures)} times: {probe.failures[:3]}")
+    if probe.slowest > 1.0:
+        problems.append(f"/healthz took {probe.slowest:.2f} s once (limit 1 s)")
+    return problems
+
+
+def stop_problems(server):
+    seconds, status = server.stop()
+    if status is None:
+        return seconds, ["SIGTERM did not stop flowserver within 10 s (killed)"]
+    if status != 0:
+        return seconds, [f"flowserver exited with status {status} after SIGTERM"]
+    return seconds, []
 
 
 def soak(binary, name, store, args):
     """Soaks one store; answers its figures, raises Failure when a check does not hold."""
     # wrk's connections all come from 127.0.0.1: no per-client limit.
     server = FlowServer(binary, store, extra=["--max-connections-per-client", "0"])
+    files = None
     try:
-        sessions = [onboarded_session(server.port) for _ in range(args.sessions)]
-        with tempfile.NamedTemporaryFile("w", suffix=".sessions", delete=False) as file:
-            file.writelines(f"{id} {csrf} {node}\n" for id, csrf, node in sessions)
+        files = MixFiles([onboarded_session(server.port) for _ in range(args.sessions)])
         probe = HealthProbe(server.port)
         probe.start()
         runs, rss = [], [server.rss_megabytes()]
         try:
             # A warm-up run first: the caches of decoded trees and database pages fill then.
             for seconds in [args.warmup] + [args.seconds] * args.runs:
-                runs.append(run_mix(server.port, file.name, seconds, args.connections))
+                runs.append(run_mix(server.port, files, seconds, args.connections))
                 rss.append(server.rss_megabytes())
         finally:
             probe.stop()
-            os.unlink(file.name)
-        stop_seconds, status = server.stop()
+        lost, acknowledged = lost_acknowledged_steps(server.port, files)
+        stop_seconds, problems = stop_problems(server)
         figures = {
             "store": name, "requests": sum(r["requests"] for r in runs),
             "perSecond": round(sum(r["requests"] for r in runs) / sum(r["seconds"] for r in runs)),
-            "p99ms": max(r["p99ms"] for r in runs), "serverErrors": sum(r["serverErrors"] for r in runs),
+            "p99ms": max(r["p99ms"] for r in runs), "serverErrors": sum(r["serverErrors"] + r["unavailable"] for r in runs),
             "rssStartMB": round(rss[0], 1), "rssAfterFirstMB": round(rss[2], 1), "rssEndMB": round(rss[-1], 1),
-            "rssMB": [round(value, 1) for value in rss],
+            "rssMB": [round(value, 1) for value in rss], "acknowledgedSteps": acknowledged,
             "healthProbes": probe.probes, "healthSlowestS": round(probe.slowest, 3), "stopSeconds": round(stop_seconds, 2),
         }
-        problems = []
         for index, run in enumerate(runs):
-            lost = run["timeouts"] + run["readErrors"] + run["connectErrors"] + run["writeErrors"]
-            if lost:
-                problems.append(f"run {index}: {lost} requests unanswered ({run})")
-            if run["serverErrors"]:
-                problems.append(f"run {index}: {run['serverErrors']} answers were 5xx")
-            if run["silentSeconds"] > 2:
-                problems.append(f"run {index}: a client heard nothing for the last {run['silentSeconds']} s")
-            if run["requests"] == 0:
-                problems.append(f"run {index}: no request was answered")
-        if probe.failures:
-            problems.append(f"/healthz failed {len(probe.failures)} times: {probe.failures[:3]}")
-        if probe.slowest > 1.0:
-            problems.append(f"/healthz took {probe.slowest:.2f} s once (limit 1 s)")
+            problems += run_problems(index, run)
+        problems += probe_problems(probe)
+        if lost:
+            problems.append(f"{len(lost)} of {acknowledged} acknowledged API steps are not in their history: {lost[:3]}")
         # rss: at the start, after the warm-up, after each measured run.
         if name == "memory":
             # The memory store holds every session and history entry, so its RSS grows with what
@@ -199,15 +284,112 @@ def soak(binary, name, store, args):
                 problems.append(f"RSS grew by {last:.1f} MB in the last run, {first:.1f} MB in the first")
         elif len(rss) > 3 and rss[-1] > rss[2] * 1.10:
             problems.append(f"RSS grew from {rss[2]:.1f} MB after the first run to {rss[-1]:.1f} MB after the last")
-        if status is None:
-            problems.append("SIGTERM did not stop flowserver within 10 s (killed)")
-        elif status != 0:
-            problems.append(f"flowserver exited with status {status} after SIGTERM")
         if problems:
             raise Failure(f"{name}: " + "; ".join(problems) + f"\nfigures: {figures}\nstderr: {server.errors()}")
         return figures
     finally:
         server.kill()
+        if files:
+            files.remove()
+
+
+def fault(binary, name, store, break_store, mend_store, args):
+    """The mix while the store fails for a few seconds (`break_store`, then `mend_store`): `503`
+    with `Retry-After` meanwhile and nothing else 5xx, no hang, no acknowledged step lost, page
+    reloads still answered when `reads_survive`, a log line that says so, and full service within
+    10 s of the store's return. Answers the figures."""
+    server = FlowServer(binary, store, extra=["--max-connections-per-client", "0"])
+    files = None
+    try:
+        sessions = [onboarded_session(server.port) for _ in range(args.sessions)]
+        files = MixFiles(sessions)
+        bearer = {"Authorization": f"Bearer {sessions[0][0]}", "Content-Type": "application/json"}
+        step = b'{"step":{"name":"movieIsPicked","params":{"withId":2}}}'
+
+        def outage():
+            time.sleep(3)
+            reads_survive = break_store()
+            reloads = []
+            until = time.monotonic() + 4
+            while time.monotonic() < until:
+                try:
+                    reloads.append(call(server.port, "GET", "/wishlist", {"Cookie": f"flowserver_session={sessions[1][0]}"})[0])
+                except OSError as error:
+                    reloads.append(type(error).__name__)
+                time.sleep(0.2)
+            refused = call(server.port, "POST", "/api/v1/session/steps", bearer, step)
+            mend_store()
+            mended = time.monotonic()
+            while time.monotonic() - mended < 15:
+                if call(server.port, "POST", "/api/v1/session/steps", bearer, step)[0] == 200:
+                    break
+                time.sleep(0.2)
+            return {"readsSurvive": reads_survive, "reloads": reloads, "refused": refused[:2],
+                    "recoverySeconds": round(time.monotonic() - mended, 2)}
+
+        probe = HealthProbe(server.port)
+        probe.start()
+        try:
+            run, seen = run_mix(server.port, files, 14, args.connections, during=outage)
+        finally:
+            probe.stop()
+        lost, acknowledged = lost_acknowledged_steps(server.port, files)
+        _, problems = stop_problems(server)
+        problems += run_problems("with the fault", run, unavailable_allowed=True) + probe_problems(probe)
+        if lost:
+            problems.append(f"{len(lost)} of {acknowledged} acknowledged API steps are not in their history: {lost[:3]}")
+        if seen["refused"][0] != 503 or "Retry-After" not in seen["refused"][1]:
+            problems.append(f"a step while the store failed answered {seen['refused'][0]} {seen['refused'][1]}")
+        if run["unavailable"] == 0:
+            problems.append("no answer was 503 while the store failed")
+        if seen["readsSurvive"] and any(status != 200 for status in seen["reloads"]):
+            problems.append(f"page reloads while the store could not write: {seen['reloads']}")
+        if seen["recoverySeconds"] > 10:
+            problems.append(f"steps failed for {seen['recoverySeconds']} s after the store came back (limit 10 s)")
+        errors = server.errors()
+        if "the session store fails" not in errors:
+            problems.append("no log line said the store failed")
+        figures = {"store": name, "requests": run["requests"], "unavailable": run["unavailable"],
+                   "otherServerErrors": run["serverErrors"], "acknowledgedSteps": acknowledged,
+                   "recoverySeconds": seen["recoverySeconds"], "healthSlowestS": round(probe.slowest, 3)}
+        if problems:
+            raise Failure(f"{name}: " + "; ".join(problems) + f"\nfigures: {figures}\nstderr: {errors}")
+        return figures
+    finally:
+        server.kill()
+        if files:
+            files.remove()
+
+
+def postgres_outage(binary, args):
+    """The PostgreSQL cluster stopped for 4 s mid-run, then started again."""
+    with PostgresCluster() as cluster:
+        return fault(binary, "postgres outage", cluster.url, lambda: (cluster.stop(), False)[1], cluster.start, args)
+
+
+def sqlite_disk_full(binary, args):
+    """The SQLite store's file system (a 64 MB tmpfs) filled for 4 s mid-run, then freed."""
+    directory = tempfile.mkdtemp(prefix="flowserver-full-")
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs", directory], capture_output=True)
+    if mounted.returncode != 0:
+        raise Failure(f"cannot mount a tmpfs to fill (the test needs root): {mounted.stderr.decode().strip()}")
+    filler = os.path.join(directory, "filler")
+
+    def fill():
+        with open(filler, "wb") as file:
+            try:
+                while True:
+                    file.write(b"\0" * (1 << 20))
+                    file.flush()
+            except OSError:
+                pass
+        return True
+
+    try:
+        return fault(binary, "sqlite disk full", f"sqlite:{directory}/store.sqlite", fill, lambda: os.unlink(filler), args)
+    finally:
+        subprocess.run(["umount", "-l", directory], capture_output=True)
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 def main():
@@ -219,8 +401,10 @@ def main():
     parser.add_argument("--warmup", type=int, default=8, help="seconds of the warm-up run")
     parser.add_argument("--connections", type=int, default=256)
     parser.add_argument("--sessions", type=int, default=64)
+    parser.add_argument("--no-faults", dest="faults", action="store_false",
+                        help="skip the runs with the store failing (PostgreSQL stopped, SQLite's disk full)")
     args = parser.parse_args()
-    results, failures = [], []
+    results, failures, faults = [], [], []
     for name in args.stores.split(","):
         print(f"soak: {name}, a warm-up of {args.warmup} s, {args.runs} runs of {args.seconds} s at {args.connections} connections", flush=True)
         try:
@@ -235,11 +419,27 @@ def main():
         except Failure as failure:
             failures.append(str(failure))
             print(f"soak: FAILED {failure}", flush=True)
+    for name, run in [("postgres", postgres_outage), ("sqlite", sqlite_disk_full)]:
+        if not args.faults or name not in args.stores.split(","):
+            continue
+        print(f"soak: {name} fails for 4 s under load", flush=True)
+        try:
+            faults.append(run(args.binary, args))
+            print("soak: " + json.dumps(faults[-1]), flush=True)
+        except Failure as failure:
+            failures.append(str(failure))
+            print(f"soak: FAILED {failure}", flush=True)
     print("\n| store | requests/s | p99 ms | 5xx | RSS start / after run 1 / end MB | slowest /healthz s | stop s |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for r in results:
         print(f"| {r['store']} | {r['perSecond']} | {r['p99ms']:.1f} | {r['serverErrors']} | "
               f"{r['rssStartMB']} / {r['rssAfterFirstMB']} / {r['rssEndMB']} | {r['healthSlowestS']} | {r['stopSeconds']} |")
+    if faults:
+        print("\n| store failing for 4 s | requests | 503 | other 5xx | acknowledged API steps, none lost | steps work again after s |")
+        print("| --- | --- | --- | --- | --- | --- |")
+        for f in faults:
+            print(f"| {f['store']} | {f['requests']} | {f['unavailable']} | {f['otherServerErrors']} | {f['acknowledgedSteps']} | "
+                  f"{f['recoverySeconds']} |")
     if failures:
         sys.exit(1)
 

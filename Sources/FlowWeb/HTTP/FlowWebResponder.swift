@@ -28,7 +28,7 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
     ) {
         self.metrics = metrics
         sessions = SessionService(
-            app: app, store: store, ttlSeconds: configuration.sessionTTL, observers: observers, metrics: metrics,
+            app: app, store: store, ttlSeconds: configuration.sessionTTL, observers: observers, metrics: metrics, logger: logger,
             clock: clock ?? SessionClock.nowMilliseconds)
         composer = PageComposer(app: app, templates: templates)
         self.configuration = configuration

@@ -1,6 +1,7 @@
 import FlowCore
 import FlowStore
 import Foundation
+import Logging
 import Synchronization
 
 /// Sessions for one app: creates them (starting the app), loads them, and changes them under
@@ -25,6 +26,8 @@ final class SessionService<Step: FlowStep>: Sendable {
     let locks = SessionLocks()
     let clock: @Sendable () -> Int64
     let metrics: WebMetrics?
+    /// What the logs say about store failures.
+    let storeHealth: StoreHealthLog
     /// Trees this instance decoded or committed lately, so unchanged sessions skip decoding.
     let decoded = DecodedSessionCache(capacity: 4096)
     /// What each thread keeps of the session versions whose pages it shows (see
@@ -35,8 +38,10 @@ final class SessionService<Step: FlowStep>: Sendable {
     private let lastStart = Mutex<(navigation: Navigation<Step>, record: HistoryRecord)?>(nil)
 
     init(app: WebApp<Step>, store: any SessionStore, ttlSeconds: Int, observers: [any NavigationObserver<Step>],
-         metrics: WebMetrics? = nil, clock: @escaping @Sendable () -> Int64 = SessionClock.nowMilliseconds) {
+         metrics: WebMetrics? = nil, logger: Logger = Logger(label: "FlowWeb"),
+         clock: @escaping @Sendable () -> Int64 = SessionClock.nowMilliseconds) {
         self.metrics = metrics
+        storeHealth = StoreHealthLog(logger: logger)
         self.app = app
         coordinator = Coordinator(app: app.flows, context: app.context, observers: observers)
         self.store = store
@@ -58,9 +63,7 @@ final class SessionService<Step: FlowStep>: Sendable {
         let record: SessionRecord?
         // The store's async read, even when it can read immediately: async code must never wait
         // on the calling thread for a resource (a reader, a connection) that another task holds.
-        do { record = try await store.load(id) } catch {
-            throw Self.storeFailure(error)
-        }
+        record = try await usingStore { () async throws(StoreError) in try await store.load(id) }
         guard let record, record.expiresAt > clock() else { return nil }
         return try session(from: record)
     }
@@ -79,6 +82,8 @@ final class SessionService<Step: FlowStep>: Sendable {
             }.1
         } catch where error.status == .notFound {
             return nil  // purged or deleted since it was loaded
+        } catch where error.status == .serviceUnavailable {
+            return session  // the store cannot write now: serve what it read; a later use renews
         }
     }
 
@@ -142,7 +147,7 @@ final class SessionService<Step: FlowStep>: Sendable {
         }
         let start = StoredEntry(seq: 1, at: nil, source: .start, url: nil, version: 1, navigation: started.navigation)
         let entry = try startRecord(start)
-        do { try await store.create(record, entries: [entry]) } catch { throw Self.storeFailure(error) }
+        try await usingStore { () async throws(StoreError) in try await store.create(record, entries: [entry]) }
         decoded.store(record.id, version: record.version, .init(tree: started.tree, extra: SessionExtra()))
         return LoadedSession(
             record: record, tree: started.tree, extra: SessionExtra(), committed: [start.entry(sessionCreatedAt: record.createdAt)])
@@ -172,6 +177,7 @@ final class SessionService<Step: FlowStep>: Sendable {
                 do {
                     let prepared = try self.prepare(session, entries: change.entries, appDataBefore: appData)
                     try await self.store.commit(prepared.record, expectedVersion: session.record.version, entries: prepared.history)
+                    self.storeHealth.succeeded()
                     return (change.result, self.committed(prepared, session))
                 } catch let error as StoreError where error.isConflict {
                     self.metrics?.recordCommitConflict()
@@ -181,7 +187,7 @@ final class SessionService<Step: FlowStep>: Sendable {
         } catch let error as WebError {
             throw error
         } catch let error as StoreError {
-            throw Self.storeFailure(error)
+            throw storeFailure(error)
         } catch {
             throw .internalError("\(error)")
         }
@@ -214,7 +220,7 @@ final class SessionService<Step: FlowStep>: Sendable {
     /// The history entries of `session` after `after`, at most `limit`.
     func history(_ session: SessionRecord, after: Int, limit: Int) async throws(WebError) -> [HistoryEntry] {
         let records: [HistoryRecord]
-        do { records = try await store.history(session.id, after: after, limit: limit) } catch { throw Self.storeFailure(error) }
+        records = try await usingStore { () async throws(StoreError) in try await store.history(session.id, after: after, limit: limit) }
         var entries: [HistoryEntry] = []
         for record in records {
             do {
@@ -229,7 +235,7 @@ final class SessionService<Step: FlowStep>: Sendable {
     /// Deletes session `id`.
     func delete(_ id: String) async throws(WebError) {
         decoded.remove(id)
-        do { try await store.delete(id) } catch { throw Self.storeFailure(error) }
+        try await usingStore { () async throws(StoreError) in try await store.delete(id) }
     }
 
     /// A session's next record and the history it appends, ready to commit.
@@ -311,7 +317,19 @@ final class SessionService<Step: FlowStep>: Sendable {
         return record
     }
 
-    static func storeFailure(_ error: any Error) -> WebError {
-        .unavailable("\(error)")
+    /// `body`'s answer from the store; a failure becomes `503`, and is logged (see ``StoreHealthLog``).
+    private func usingStore<T>(_ body: () async throws(StoreError) -> T) async throws(WebError) -> T {
+        do {
+            let answer = try await body()
+            storeHealth.succeeded()
+            return answer
+        } catch {
+            throw storeFailure(error)
+        }
+    }
+
+    private func storeFailure(_ error: StoreError) -> WebError {
+        storeHealth.failed(error.description)
+        return .unavailable(error.description)
     }
 }
