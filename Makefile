@@ -52,12 +52,15 @@ soak-tests:
 	FLOWSERVER_BIN="$$($(SWIFT) build --show-bin-path)/flowserver" python3 Tests/soak/soak.py
 	FLOWSERVER_BIN="$$($(SWIFT) build --show-bin-path)/flowserver" python3 Tests/soak/slow_clients.py
 
-# The same mix on the release build for 10 minutes per store (a 30 s warm-up, two runs of 285 s).
+# The same mix on the release build for 10 minutes per store at 256 connections (a 30 s warm-up,
+# two runs of 285 s) with the store-failure runs, then 10 minutes of SQLite at 64 connections.
 soak:
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
 	$(SWIFT) build -c release --product flowserver
 	FLOWSERVER_BIN="$$($(SWIFT) build -c release --show-bin-path)/flowserver" python3 Tests/soak/soak.py \
 		--warmup 30 --seconds 285 --runs 2
+	FLOWSERVER_BIN="$$($(SWIFT) build -c release --show-bin-path)/flowserver" python3 Tests/soak/soak.py \
+		--stores sqlite --connections 64 --warmup 30 --seconds 285 --runs 2 --no-faults
 
 docker-check:
 	@scripts/ensure-packages.sh $(BUILD_PACKAGES)

@@ -205,7 +205,7 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
     // MARK: Plumbing
     //
     // The statements of every request (load, commit, history) are prepared once per connection
-    // (`cachedStatement`): preparing one each time, with GRDB's authorizer, was a tenth of a step.
+    // (`cachedStatement`): preparing them is costly (see Benchmarks/README.md).
 
     private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
         do { return try await pool.read(body) } catch { throw Self.storeError(error) }

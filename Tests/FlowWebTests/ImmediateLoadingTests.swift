@@ -1,5 +1,6 @@
 import FlowCore
 import FlowStore
+import FlowTesting
 import Foundation
 import Synchronization
 @testable import FlowWeb
@@ -47,30 +48,27 @@ struct ImmediateLoadingTests {
         let app = try TestSite.webApp()
         let store = MemorySessionStore()
         let service = SessionService(app: app, store: store, ttlSeconds: 3600, observers: [])
+        let fastPath = FastPagePath(
+            store: store, decoded: service.decoded, decoder: service.decoder, lifetime: service.lifetime, clock: service.clock)
         let created = try await service.create()
         let id = created.record.id
         let chromes = Mutex(0)
         let show: @Sendable () -> ShownSession? = {
-            service.showImmediately(id) { (session) throws(WebError) in
+            fastPath.show(id) { (session) throws(WebError) in
                 chromes.withLock { $0 += 1 }
                 return try PageChrome(session.tree, app: app.pages)
             }
         }
         // Runs on one thread of its own: what is kept is per thread.
-        let done = DispatchSemaphore(value: 0)
-        let results = Mutex<[Bool]>([])
         let shared = try #require(service.decoded.cached(id, version: created.record.version)).tree
-        Thread.detachNewThread {
-            for _ in 0..<3 {
-                guard let shown = show() else { continue }
-                let isShared = self.storage(of: shown.session.tree) == self.storage(of: shared)
-                results.withLock { $0.append(isShared) }
+        let results = try await onThread { () -> [Bool] in
+            (0..<3).compactMap { _ in
+                guard let shown = show() else { return nil }
                 precondition(shown.session.tree == shared && shown.session.record == created.record)
+                return self.storage(of: shown.session.tree) == self.storage(of: shared)
             }
-            done.signal()
         }
-        done.wait()
-        #expect(results.withLock { $0 } == [true, false, false], "the shared tree first, then the thread's own")
+        #expect(results == [true, false, false], "the shared tree first, then the thread's own")
         #expect(chromes.withLock { $0 } == 1)
         // A new version (a commit) is shown anew, with chrome made for it.
         var changed = created.record
@@ -78,6 +76,6 @@ struct ImmediateLoadingTests {
         try store.commit(changed, expectedVersion: created.record.version, entries: [])
         #expect(show()?.session.record.version == changed.version)
         #expect(chromes.withLock { $0 } == 2)
-        #expect(service.showImmediately("nobody") { _ throws(WebError) in fatalError("not made") } == nil)
+        #expect(fastPath.show("nobody") { _ throws(WebError) in fatalError("not made") } == nil)
     }
 }

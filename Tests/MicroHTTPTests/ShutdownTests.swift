@@ -99,7 +99,7 @@ struct ShutdownTests {
         try server.start()
         let port = server.port
         let request = Task.detached { try? await fetch(port: port, "/block") }
-        await Task.detached { entered.wait() }.value
+        try await onThread { entered.wait() }  // the server thread is in the responder now
         let stopping = Date()
         let report = await server.stop()
         #expect(Date().timeIntervalSince(stopping) < 5)

@@ -27,7 +27,7 @@ extension FlowWebResponder {
     /// without waiting; `nil` otherwise (a new session, a visit, a deep link, an error page).
     func currentPageImmediately(_ request: Request) -> Response? {
         guard request.method == .get || request.method == .head, let id = request.cookie(WebConfiguration.cookieName),
-            let shown = sessions.showImmediately(id, chrome: composer.chrome(of:)),
+            let shown = fastPath?.show(id, chrome: composer.chrome(of:)),
             shown.chrome.top.url == request.path
         else { return nil }
         return try? composer.render(shown.session, notice: Self.notice(request), chrome: shown.chrome)

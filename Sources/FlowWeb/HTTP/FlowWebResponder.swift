@@ -13,6 +13,8 @@ import MustacheTemplates
 /// ```
 public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
     let sessions: SessionService<Step>
+    /// Reloads of the current page on the server's thread, when the store reads without waiting.
+    let fastPath: FastPagePath?
     let composer: PageComposer
     let configuration: WebConfiguration
     let staticFiles: StaticFiles?
@@ -27,9 +29,13 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
         metrics: WebMetrics = WebMetrics(), clock: (@Sendable () -> Int64)? = nil
     ) {
         self.metrics = metrics
-        sessions = SessionService(
+        let sessions = SessionService(
             app: app, store: store, ttlSeconds: configuration.sessionTTL, observers: observers, metrics: metrics, logger: logger,
             clock: clock ?? SessionClock.nowMilliseconds)
+        self.sessions = sessions
+        fastPath = (store as? any ImmediateSessionLoading).map { store in
+            FastPagePath(store: store, decoded: sessions.decoded, decoder: sessions.decoder, lifetime: sessions.lifetime, clock: sessions.clock)
+        }
         composer = PageComposer(app: app, templates: templates)
         self.configuration = configuration
         staticFiles = configuration.publicDirectory.map { StaticFiles(directory: $0, urlPrefix: "/public") }
@@ -45,8 +51,8 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
     }
 
     /// A page request that only shows the session's current page, answered on the server's
-    /// thread when the store reads without waiting (see ``SessionService/loadImmediately(_:)``);
-    /// `nil` for everything else, which ``respond(to:)`` answers.
+    /// thread when the store reads without waiting (see ``FastPagePath``); `nil` for everything
+    /// else, which ``respond(to:)`` answers.
     public func immediateResponse(to request: Request) -> Response? {
         let started = ContinuousClock.now
         guard Route(request.pathSegments) == .page, let response = currentPageImmediately(request) else { return nil }

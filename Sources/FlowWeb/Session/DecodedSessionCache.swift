@@ -1,4 +1,5 @@
 import FlowCore
+import FlowStore
 import Synchronization
 
 /// Decoded trees of recently used sessions, by session id and version, so a request whose stored
@@ -9,7 +10,7 @@ import Synchronization
 /// entries are dropped first.
 ///
 /// Shared by every thread. Pages that only show a session render from each thread's own copy
-/// instead (see ``ShownSession``): two cores reading one tree write its nodes' reference counts.
+/// instead (see ``FastPagePath``).
 final class DecodedSessionCache: Sendable {
     /// A decoded session.
     struct Decoded {
@@ -44,6 +45,13 @@ final class DecodedSessionCache: Sendable {
         let made = try decode()
         storeShared(id, version: version, made)
         return made
+    }
+
+    /// The session `record` holds, its tree from this cache (decoded by `decoder` and kept when
+    /// it is not cached).
+    func session(from record: SessionRecord, decoder: StoredSessionDecoder) throws(WebError) -> LoadedSession {
+        let decoded = try decoded(record.id, version: record.version) { () throws(WebError) in try decoder.decode(record) }
+        return LoadedSession(record: record, tree: decoded.tree, extra: decoded.extra)
     }
 
     /// The decoded session `id` at `version`, if cached.

@@ -4,8 +4,9 @@ import Foundation
 import Logging
 import Synchronization
 
-/// Sessions for one app: creates them (starting the app), loads them, and changes them under
-/// their lock, committing the new tree with its history entries before anyone is answered.
+/// Sessions for one app: creates them (starting the app), loads them, changes them under their
+/// lock, committing the new tree with its history entries before anyone is answered, and renews
+/// them when used. A reload of the current page may skip all this (see ``FastPagePath``).
 final class SessionService<Step: FlowStep>: Sendable {
     /// A change to a session: what to answer, the entries to record, and whether to save.
     struct Change<Result: Sendable>: Sendable {
@@ -20,9 +21,8 @@ final class SessionService<Step: FlowStep>: Sendable {
     let app: WebApp<Step>
     let coordinator: Coordinator<Step>
     let store: any SessionStore
-    /// The store, when it reads sessions without suspending.
-    let immediateStore: (any ImmediateSessionLoading)?
-    let ttl: Int64
+    let lifetime: SessionLifetime
+    let decoder: StoredSessionDecoder
     let locks = SessionLocks()
     let clock: @Sendable () -> Int64
     let metrics: WebMetrics?
@@ -30,9 +30,6 @@ final class SessionService<Step: FlowStep>: Sendable {
     let storeHealth: StoreHealthLog
     /// Trees this instance decoded or committed lately, so unchanged sessions skip decoding.
     let decoded = DecodedSessionCache(capacity: 4096)
-    /// What each thread keeps of the session versions whose pages it shows (see
-    /// ``showImmediately(_:chrome:)``).
-    private let shown = SessionVersionCache<ShownSession>()
     /// The last start entry stored and its bytes: sessions that start the same way store one
     /// shared copy (in memory: their arrays share storage), not one each.
     private let lastStart = Mutex<(navigation: Navigation<Step>, record: HistoryRecord)?>(nil)
@@ -45,40 +42,33 @@ final class SessionService<Step: FlowStep>: Sendable {
         self.app = app
         coordinator = Coordinator(app: app.flows, context: app.context, observers: observers)
         self.store = store
-        immediateStore = store as? any ImmediateSessionLoading
-        ttl = Int64(ttlSeconds) * 1000
+        lifetime = SessionLifetime(ttlSeconds: ttlSeconds)
+        decoder = StoredSessionDecoder(registry: app.flows.registry)
         self.clock = clock
-    }
-
-    /// Session ids are 48 hex digits (192 random bits); anything else is not even looked up.
-    static func isWellFormed(_ id: String) -> Bool {
-        var id = id
-        return id.withUTF8 { bytes in bytes.count == 48 && bytes.allSatisfy { $0 &- UInt8(ascii: "0") < 10 || $0 &- UInt8(ascii: "a") < 6 } }
     }
 
     /// The session `id` if it exists and has not expired. Its tree comes from the cache of
     /// decoded trees when this instance saw the stored version already.
     func load(_ id: String) async throws(WebError) -> LoadedSession? {
-        guard Self.isWellFormed(id) else { return nil }
-        let record: SessionRecord?
+        guard SessionID.isWellFormed(id) else { return nil }
         // The store's async read, even when it can read immediately: async code must never wait
         // on the calling thread for a resource (a reader, a connection) that another task holds.
-        record = try await usingStore { () async throws(StoreError) in try await store.load(id) }
+        let record = try await usingStore { () async throws(StoreError) in try await store.load(id) }
         guard let record, record.expiresAt > clock() else { return nil }
-        return try session(from: record)
+        return try decoded.session(from: record, decoder: decoder)
     }
 
     /// The session `id` for a request that uses it: like ``load(_:)``, and when the session was
-    /// due for renewal (see ``isDueForRenewal(_:now:)``), its expiry is pushed back (a commit without
+    /// due for renewal (see ``SessionLifetime``), its expiry is pushed back (a commit without
     /// history), so a session read without navigating (reloads, the API) does not count as idle.
     /// Requests that find it due together renew it once: the first commits, and the others, which
     /// wait for its lock, then find it renewed.
     func loadForUse(_ id: String) async throws(WebError) -> LoadedSession? {
         guard let session = try await load(id) else { return nil }
-        guard isDueForRenewal(session.record, now: clock()) else { return session }
+        guard isDueForRenewal(session.record) else { return session }
         do {
             return try await update(session) { [self] current async throws(WebError) in
-                Change(result: (), save: isDueForRenewal(current.record, now: clock()))
+                Change(result: (), save: isDueForRenewal(current.record))
             }.1
         } catch where error.status == .notFound {
             return nil  // purged or deleted since it was loaded
@@ -87,58 +77,14 @@ final class SessionService<Step: FlowStep>: Sendable {
         }
     }
 
-    /// The session `id` to show on this thread with its page chrome (made by `chrome` once per
-    /// version on each thread), as this thread keeps it, when the store reads without waiting and ``loadForUse(_:)``
-    /// would change nothing (it exists, is live, and its expiry needs no renewal). `nil` in every
-    /// other case, a store failure included: the caller then takes the async path, which
-    /// answers them.
-    ///
-    /// The store is asked for the session's version and times only; the rest comes from what
-    /// this thread keeps of that version (``ShownSession``): its own copy of the record, the
-    /// decoded session and the chrome. The first time a thread shows a version it renders the
-    /// shared decoded tree (the page after a step is usually shown once); the second time it
-    /// decodes a tree of its own, and renders from that from then on.
-    func showImmediately(_ id: String, chrome: (LoadedSession) throws(WebError) -> PageChrome) -> ShownSession? {
-        // Optional chaining reads the store in place; binding it would copy the existential, a
-        // reference count every thread writes.
-        guard Self.isWellFormed(id), let stamp = try? immediateStore?.stampImmediately(id) else { return nil }
-        let now = clock()
-        guard stamp.expiresAt > now, !isDueForRenewal(lastUsedAt: stamp.lastUsedAt, now: now) else { return nil }
-        var made = false
-        guard let kept = try? shown.value(id, version: stamp.version, make: { () throws(WebError) -> ShownSession in
-            // Changed since the stamp: nothing is kept under the stamp's version, and the caller
-            // takes the async path.
-            guard let read = try? immediateStore?.loadImmediately(id), SessionStamp(read) == stamp else { throw .unavailable("changed while read") }
-            let record = SessionRecord(ownCopyOf: read)
-            let shared = try decoded.decoded(id, version: record.version) { () throws(WebError) in try decodeStored(record) }
-            let session = LoadedSession(record: record, tree: shared.tree, extra: shared.extra)
-            made = true
-            return ShownSession(session, chrome: try chrome(session))
-        }) else { return nil }
-        if !made, !kept.treeIsOwn, let own = try? decodeStored(kept.session.record) { kept.takeOwnTree(own) }
-        kept.update(stamp)
-        return kept
-    }
-
-    /// Whether a use of `record` at `now` renews its expiry: when it was last renewed a tenth of
-    /// the lifetime ago or more, at most a minute, so reading pages costs a store write at most
-    /// once a minute per session, and steps rewrite the store's expiry index no more often.
-    private func isDueForRenewal(_ record: SessionRecord, now: Int64) -> Bool {
-        isDueForRenewal(lastUsedAt: record.lastUsedAt, now: now)
-    }
-
-    private func isDueForRenewal(lastUsedAt: Int64, now: Int64) -> Bool {
-        now - lastUsedAt >= min(ttl / 10, 60_000)
-    }
-
     /// A new session: the app started, its start entry recorded.
     func create() async throws(WebError) -> LoadedSession {
         let started: (tree: NavigationTree, navigation: Navigation<Step>)
         do { started = try await coordinator.start() } catch { throw .internalError("the app cannot start: \(error)") }
         let now = clock()
         var record = SessionRecord(
-            id: Hex.random(bytes: 24), version: 1, tree: [], csrfToken: Hex.random(bytes: 16), lastSeq: 1,
-            createdAt: now, lastUsedAt: now, expiresAt: now + ttl)
+            id: SessionID.random(), version: 1, tree: [], csrfToken: Hex.random(bytes: 16), lastSeq: 1,
+            createdAt: now, lastUsedAt: now, expiresAt: now + lifetime.ttl)
         do {
             record.tree = try started.tree.jsonBytes()
             record.appData = try started.tree.appDataJSON()
@@ -203,7 +149,7 @@ final class SessionService<Step: FlowStep>: Sendable {
                 return ExclusiveChange(commit: nil, outcome: .failure(.notFound("this session does not exist or has expired")))
             }
             do throws(WebError) {
-                var session = try self.session(from: record)
+                var session = try self.decoded.session(from: record, decoder: self.decoder)
                 let appData = session.tree.appData
                 let change = try await body(&session)
                 guard change.commits else { return ExclusiveChange(commit: nil, outcome: .success((change.result, session, nil))) }
@@ -269,7 +215,7 @@ final class SessionService<Step: FlowStep>: Sendable {
         }
         if isDueForRenewal(record, now: now) {
             record.lastUsedAt = now
-            record.expiresAt = now + ttl
+            record.expiresAt = now + lifetime.ttl
         }
         return Prepared(record: record, history: history, entries: stored)
     }
@@ -284,21 +230,8 @@ final class SessionService<Step: FlowStep>: Sendable {
         return session
     }
 
-    /// The session `record` holds, its tree from the shared cache of decoded trees.
-    private func session(from record: SessionRecord) throws(WebError) -> LoadedSession {
-        let decoded = try decoded.decoded(record.id, version: record.version) { () throws(WebError) in try decodeStored(record) }
-        return LoadedSession(record: record, tree: decoded.tree, extra: decoded.extra)
-    }
-
-    /// The tree and bookkeeping stored in `record`, decoded.
-    private func decodeStored(_ record: SessionRecord) throws(WebError) -> DecodedSessionCache.Decoded {
-        do {
-            let tree = try NavigationTree(json: record.tree, appData: record.appData, registry: app.flows.registry)
-            let extra = record.extra.isEmpty ? SessionExtra() : try CompactJSONDecoder().decode(SessionExtra.self, from: record.extra)
-            return DecodedSessionCache.Decoded(tree: tree, extra: extra)
-        } catch {
-            throw .internalError("session \(record.id.prefix(8))… cannot be read back: \(error)")
-        }
+    private func isDueForRenewal(_ record: SessionRecord, now: Int64? = nil) -> Bool {
+        lifetime.isDueForRenewal(lastUsedAt: record.lastUsedAt, now: now ?? clock())
     }
 
     private func encoded(_ entry: StoredEntry<Step>) throws(WebError) -> HistoryRecord {

@@ -17,9 +17,10 @@ import Darwin
 /// read waited for an unrelated event or for the connection timeout, 30 seconds, while 128
 /// requests sat unread. `MHD_run` reads with a timeout of 0, so its loop ends; this thread
 /// waits instead, on the daemon's epoll descriptor (readable while it holds events), for as long
-/// as `MHD_get_timeout` allows, until a ``LoopWakeup`` signal, or until ``stop()``.
+/// as `MHD_get_timeout` allows and at most until the next check of the connections' deadlines
+/// (``ConnectionDeadlines``, every second), until a ``LoopWakeup`` signal, or until ``stop()``.
 ///
-/// That wait is one more system call per turn (about 0.5 µs a request at 8 connections), so while
+/// That wait is one more system call per turn (see Benchmarks/README.md), so while
 /// the daemon holds few connections the loop lets libmicrohttpd wait after all (`MHD_run_wait`):
 /// with at most ``fewConnections`` connections its epoll set holds at most 127 descriptors (they,
 /// the listening socket and the wakeup's pipe), so no read can return 128 events. The pipe is in

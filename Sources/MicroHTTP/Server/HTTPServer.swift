@@ -206,8 +206,7 @@ public final class HTTPServer: Sendable {
         }
         if !report.unfinishedRequests.isEmpty { await waitForInFlightRequests(on: daemons, until: clock.now + .seconds(1)) }
         // A thread stuck in a responder cannot be joined: its daemon is left as it is.
-        if await Self.stopLoops(of: daemons, within: .seconds(2)) {
-            daemons.forEach { MHD_stop_daemon($0.pointer) }
+        if await Self.stop(daemons, within: .seconds(2)) {
             sockets.forEach { close($0) }
             Unmanaged.passUnretained(self).release()
         } else {
@@ -250,15 +249,16 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// Ends the daemons' loops, on a thread of its own (joining them blocks); `false` when they
-    /// have not all ended within `limit` (a thread stuck in a responder).
-    private static func stopLoops(of daemons: [DaemonHandle], within limit: Duration) async -> Bool {
+    /// Stops the daemons and their loops, on a thread of its own (joining a loop's thread
+    /// blocks); `false` when they have not all stopped within `limit` (a thread stuck in a
+    /// responder), and then the rest is left to that thread.
+    private static func stop(_ daemons: [DaemonHandle], within limit: Duration) async -> Bool {
         let outcome = Mutex<CheckedContinuation<Bool, Never>?>(nil)
         @Sendable func finish(_ stopped: Bool) { outcome.withLock { $0.take() }?.resume(returning: stopped) }
         return await withCheckedContinuation { continuation in
             outcome.withLock { $0 = continuation }
             DispatchQueue.global().async {
-                daemons.forEach { $0.loop.stop() }
+                daemons.forEach { $0.stop() }
                 finish(true)
             }
             let (seconds, attoseconds) = limit.components

@@ -12,9 +12,7 @@ import Darwin
 /// Why not one socket watched by a libmicrohttpd thread pool: the pool thread that wakes first
 /// takes every pending connection, up to ten in a row, so a client opening a few connections at
 /// once (a proxy's keep-alive pool, a load generator) often has all of them pinned to one
-/// thread while the other cores idle. Measured with 8 connections: most runs had one thread at
-/// 100% CPU and the other at 0% (160–170k req/s for the C limit program); with a socket per
-/// thread both threads worked in every run (200–265k req/s).
+/// thread while the other cores idle (measured: Benchmarks/README.md).
 ///
 /// `SO_REUSEPORT` would also let a second server of the same user join the port silently, so
 /// the port is first claimed by a probe socket without it: a port in use fails there, with the

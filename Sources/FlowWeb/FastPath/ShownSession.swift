@@ -2,12 +2,8 @@ import FlowStore
 
 /// What a thread keeps of a session version whose pages it shows: the session, with its own
 /// copy of the record and, from the second showing on, a tree it decoded itself, and the page's
-/// chrome.
-///
-/// A thread's own, so that rendering writes no memory another core writes: a record copied out
-/// of the store shares its strings and arrays with the store's, and a tree taken from the shared
-/// cache shares its nodes with every thread's copy, so two cores showing one session wrote the
-/// same reference counts on every page. Kept per thread by ``SessionVersionCache``.
+/// chrome. Kept per thread by ``SessionVersionCache``, so that rendering writes no memory
+/// another core writes (see ``FastPagePath``).
 final class ShownSession: @unchecked Sendable {
     // @unchecked: a thread's table holds it, and only that thread reads or changes it.
     /// The session as shown. (Only this thread reads or changes it, so accesses cannot overlap:

@@ -1,0 +1,67 @@
+import FlowStore
+
+/// The fast page path: a reload of a session's current page, answered on the server's thread
+/// that read the request, with no task, no suspended connection, and no memory written that
+/// another core writes. Everything else (a new session, a visit, a step, a renewal due, any
+/// failure) answers `nil` here and takes ``SessionService``'s async path.
+///
+/// What this path assumes, each in one place:
+/// - **The store reads without waiting** (``ImmediateSessionLoading``): memory, or SQLite
+///   through each thread's own connection. Never a pool slot or a lock that a task holds: the
+///   thread calling is one of the server's few, and nothing else is served on it meanwhile.
+/// - **A version names one content**: commits grow a session's version by one under optimistic
+///   concurrency, so whatever is derived from an id and version stays right (the store is asked
+///   only for the version and times: ``SessionStamp``).
+/// - **Times move without a new version** (a renewal): they come from each stamp, never from
+///   what was kept.
+/// - **Each thread renders from its own memory** (``ShownSession``, kept per thread by
+///   ``SessionVersionCache``): its own copy of the record, from its second showing a tree it
+///   decoded itself, the page chrome it made; the renderer's output goes to the thread's idle
+///   output memory (`IdleOutputMemory` in MustacheTemplates). Memory that two cores write —
+///   reference counts of a shared tree or record, a shared lock — costs more than the page.
+final class FastPagePath: Sendable {
+    private let store: any ImmediateSessionLoading
+    /// What each thread keeps of the session versions it shows.
+    private let shown = SessionVersionCache<ShownSession>()
+    /// The decoded trees the async path shares (a page after a step is usually shown once).
+    private let decoded: DecodedSessionCache
+    private let decoder: StoredSessionDecoder
+    private let lifetime: SessionLifetime
+    private let clock: @Sendable () -> Int64
+
+    /// The fast path over `store`, with the async path's cache of decoded trees, decoder,
+    /// session lifetime and clock.
+    init(
+        store: any ImmediateSessionLoading, decoded: DecodedSessionCache, decoder: StoredSessionDecoder, lifetime: SessionLifetime,
+        clock: @escaping @Sendable () -> Int64
+    ) {
+        self.store = store
+        self.decoded = decoded
+        self.decoder = decoder
+        self.lifetime = lifetime
+        self.clock = clock
+    }
+
+    /// Session `id` as this thread shows it, with its page chrome (made by `chrome` once per
+    /// version on each thread), when it exists, is live, and needs no renewal; `nil` in every
+    /// other case, a store failure included (the async path then answers it).
+    ///
+    /// The first time a thread shows a version it renders the shared decoded tree; the second
+    /// time it decodes a tree of its own.
+    func show(_ id: String, chrome: (LoadedSession) throws(WebError) -> PageChrome) -> ShownSession? {
+        guard SessionID.isWellFormed(id), let stamp = try? store.stampImmediately(id) else { return nil }
+        let now = clock()
+        guard stamp.expiresAt > now, !lifetime.isDueForRenewal(lastUsedAt: stamp.lastUsedAt, now: now) else { return nil }
+        var made = false
+        guard let kept = try? shown.value(id, version: stamp.version, make: { () throws(WebError) -> ShownSession in
+            // Changed since the stamp: nothing is kept under the stamp's version.
+            guard let read = try? store.loadImmediately(id), SessionStamp(read) == stamp else { throw .unavailable("changed while read") }
+            let session = try decoded.session(from: SessionRecord(ownCopyOf: read), decoder: decoder)
+            made = true
+            return ShownSession(session, chrome: try chrome(session))
+        }) else { return nil }
+        if !made, !kept.treeIsOwn, let own = try? decoder.decode(kept.session.record) { kept.takeOwnTree(own) }
+        kept.update(stamp)
+        return kept
+    }
+}
