@@ -234,8 +234,13 @@ public final class PostgresSessionStore: SessionStore {
     /// (see ``Reachability``): under load, requests would otherwise each wait out the timeout,
     /// a step twice (it reads, then commits), and answer after their clients gave up.
     private func bounded<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws(StoreError) -> T {
-        guard reachability.admitsCall() else { throw .unavailable("PostgreSQL is unreachable; trying again") }
-        let limit = timeout
+        let limit: Duration
+        switch reachability.admitCall() {
+        case .refused: throw .unavailable("PostgreSQL is unreachable; trying again")
+        case .normal: limit = timeout
+        // A try while it is unreachable holds its session's lock: it gives up sooner.
+        case .tryingAgain: limit = min(timeout, .seconds(1))
+        }
         let answer = OnceContinuation<T>()
         let reachability = self.reachability
         let ticket = Ticket()
@@ -303,11 +308,15 @@ private enum Unreachable: Error, CustomStringConvertible {
 private final class Ticket: Sendable {}
 
 /// Whether the database is taken to be reachable (a circuit breaker): after a call found it
-/// unreachable, the calls waiting for it are failed, and only one call at a time may try it
-/// until one gets an answer.
+/// unreachable, the calls waiting for it are failed, and only one call at a time may try it,
+/// at most every ``retryInterval``, until one gets an answer.
 private final class Reachability: Sendable {
-    private enum State { case reachable, unreachable(tryingAgain: Bool) }
+    private enum State { case reachable, unreachable(tryingAgain: Bool, nextTry: ContinuousClock.Instant) }
+    /// How a call may go to the database.
+    enum Admission { case normal, tryingAgain, refused }
     private let state = Mutex(State.reachable)
+    /// The least time between two tries while the database is unreachable.
+    private let retryInterval = Duration.milliseconds(500)
     /// What fails each call waiting for the database, by its ticket.
     private let waiting = Mutex<[ObjectIdentifier: @Sendable () -> Void]>([:])
 
@@ -321,16 +330,16 @@ private final class Reachability: Sendable {
         _ = waiting.withLock { $0.removeValue(forKey: ObjectIdentifier(ticket)) }
     }
 
-    /// Whether a call may go to the database now; a call admitted while it is unreachable is
-    /// the one trying it again.
-    func admitsCall() -> Bool {
+    /// Whether a call may go to the database now, and whether as the one trying it again.
+    func admitCall() -> Admission {
         state.withLock { state in
             switch state {
-            case .reachable: return true
-            case .unreachable(tryingAgain: true): return false
-            case .unreachable(tryingAgain: false):
-                state = .unreachable(tryingAgain: true)
-                return true
+            case .reachable:
+                return .normal
+            case .unreachable(let trying, let nextTry):
+                guard !trying, ContinuousClock.now >= nextTry else { return .refused }
+                state = .unreachable(tryingAgain: true, nextTry: nextTry)
+                return .tryingAgain
             }
         }
     }
@@ -342,7 +351,7 @@ private final class Reachability: Sendable {
 
     /// A call found the database unreachable: the calls waiting for it fail now.
     func foundUnreachable() {
-        state.withLock { $0 = .unreachable(tryingAgain: false) }
+        state.withLock { $0 = .unreachable(tryingAgain: false, nextTry: .now + retryInterval) }
         let failing = waiting.withLock { waiting in
             defer { waiting = [:] }
             return Array(waiting.values)
