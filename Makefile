@@ -57,10 +57,11 @@ soak-tests:
 soak:
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
 	$(SWIFT) build -c release --product flowserver
-	FLOWSERVER_BIN="$$($(SWIFT) build -c release --show-bin-path)/flowserver" python3 Tests/soak/soak.py \
-		--warmup 30 --seconds 285 --runs 2
-	FLOWSERVER_BIN="$$($(SWIFT) build -c release --show-bin-path)/flowserver" python3 Tests/soak/soak.py \
-		--stores sqlite --connections 64 --warmup 30 --seconds 285 --runs 2 --no-faults
+	bin="$$($(SWIFT) build -c release --show-bin-path)/flowserver"; status=0; \
+	FLOWSERVER_BIN="$$bin" python3 Tests/soak/soak.py --warmup 30 --seconds 285 --runs 2 || status=1; \
+	FLOWSERVER_BIN="$$bin" python3 Tests/soak/soak.py --stores sqlite --connections 64 --warmup 30 --seconds 285 \
+		--runs 2 --no-faults || status=1; \
+	exit $$status
 
 docker-check:
 	@scripts/ensure-packages.sh $(BUILD_PACKAGES)

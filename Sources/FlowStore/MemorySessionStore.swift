@@ -53,8 +53,9 @@ public final class MemorySessionStore: ImmediateSessionLoading {
                 throw .conflict(session: record.id, expected: expectedVersion, found: sessions[record.id]?.record.version)
             }
             stored.record = record
-            // Grown to fit rather than doubled: histories are many and grow a few entries at a time.
-            stored.history.reserveCapacity(stored.history.count + entries.count)
+            // Short histories (most) grow to fit; long ones by doubling, as growing to fit copies
+            // the whole history on every step.
+            if stored.history.count < 64 { stored.history.reserveCapacity(stored.history.count + entries.count) }
             stored.history.append(contentsOf: entries)
         }
     }

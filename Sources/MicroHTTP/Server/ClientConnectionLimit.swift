@@ -63,7 +63,4 @@ final class ClientConnectionLimit: Sendable {
             open[address] = left > 0 ? left : nil
         }
     }
-
-    /// How many connections `address` holds (for tests).
-    func count(_ address: ClientAddress) -> Int { open.withLock { $0[address, default: 0] } }
 }

@@ -77,19 +77,14 @@ final class ConnectionDeadlines: Sendable {
         connection.deadline = Self.now() + idleTimeout
     }
 
-    /// Shuts down the sockets of connections past their deadline; answers how many.
-    @discardableResult
-    func closeOverdue(now: UInt64 = ConnectionDeadlines.now()) -> Int {
+    /// Shuts down the sockets of connections past their deadline at `now`.
+    func closeOverdue(now: UInt64) {
         let overdue = open.withLock { $0.values.filter { $0.deadline != 0 && $0.deadline <= now } }
         for connection in overdue {
             connection.deadline = 0
             shutdown(connection.socket, Int32(SHUT_RDWR))
         }
-        return overdue.count
     }
-
-    /// How many connections are open.
-    var count: Int { open.withLock { $0.count } }
 
     /// Monotonic milliseconds, from the clock the kernel updates each tick (no system call).
     static func now() -> UInt64 {
