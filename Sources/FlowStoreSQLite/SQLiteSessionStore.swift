@@ -99,10 +99,8 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
         return migrator
     }
 
-    // A session is one row, read by one SELECT, which is consistent on its own: the loads skip the
-    // transaction (BEGIN and COMMIT) that `read` wraps around its statements.
     public func load(_ id: String) async throws(StoreError) -> SessionRecord? {
-        do { return try await pool.unsafeRead { db in try Self.fetchSession(id, in: db) } } catch { throw Self.storeError(error) }
+        try await read { db in try Self.fetchSession(id, in: db) }
     }
 
     /// A read on the calling thread's own connection: it waits for no other reader (in WAL mode,
@@ -207,8 +205,21 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
     // The statements of every request (load, commit, history) are prepared once per connection
     // (`cachedStatement`): preparing them is costly (see Benchmarks/README.md).
 
+    /// Runs `body` on one of the pool's readers and hands its result to the waiting task.
+    ///
+    /// Not GRDB's `async` reads: they give the reader back only once the task has resumed, so
+    /// while Swift's cooperative threads are busy every reader sits idle waiting for one of
+    /// them, and each read then waits for the whole queue of tasks (at 256 connections on two
+    /// cores, reads of one row took 25–100 ms). Here the reader is given back on its own queue
+    /// as soon as `body` returns. Every read is one SELECT, consistent on its own, so none needs
+    /// the transaction (BEGIN and COMMIT) that GRDB's `read` wraps around its statements.
     private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
-        do { return try await pool.read(body) } catch { throw Self.storeError(error) }
+        let result: Result<T, any Error> = await withCheckedContinuation { continuation in
+            pool.asyncUnsafeRead { database in
+                continuation.resume(returning: Result { try body(database.get()) })
+            }
+        }
+        do { return try result.get() } catch { throw Self.storeError(error) }
     }
 
     private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
