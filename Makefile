@@ -44,13 +44,15 @@ browser-tests:
 
 # Mixed traffic (pages, visits, steps, deep links, history and API calls, new visitors) at 256
 # connections on each store, briefly, on the release build (what operators run): every request answered, no 5xx, /healthz within 1 s, RSS
-# steady, SIGTERM stops it (Tests/soak/soak.py); and 2,000 slow clients from one address keep no
-# one else out (Tests/soak/slow_clients.py).
+# steady, SIGTERM stops it (Tests/soak/soak.py); 2,000 slow clients from one address keep no
+# one else out (Tests/soak/slow_clients.py); floods of cookie-less requests store nothing and one
+# address storing new sessions as fast as it can is held to the limit (Tests/soak/free_sessions.py).
 soak-tests:
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
 	$(SWIFT) build -c release --product flowserver
 	FLOWSERVER_BIN="$$($(SWIFT) build -c release --show-bin-path)/flowserver" python3 Tests/soak/soak.py
 	FLOWSERVER_BIN="$$($(SWIFT) build -c release --show-bin-path)/flowserver" python3 Tests/soak/slow_clients.py
+	FLOWSERVER_BIN="$$($(SWIFT) build -c release --show-bin-path)/flowserver" python3 Tests/soak/free_sessions.py
 
 # The same mix on the release build for 10 minutes per store at 256 connections (a 30 s warm-up,
 # two runs of 285 s) with the store-failure runs, then 10 minutes of SQLite at 64 connections.

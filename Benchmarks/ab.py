@@ -27,13 +27,15 @@ DURATION = int(os.environ.get("DURATION", "5"))
 CONNECTIONS = int(os.environ.get("CONNECTIONS", "64"))
 
 
-def supports_client_limit(binary):
-    return "--max-connections-per-client" in subprocess.run([binary, "--help"], capture_output=True, text=True).stdout
+def client_limits_off(binary):
+    """The flags that lift the per-client limits, those of them `binary` has."""
+    help = subprocess.run([binary, "--help"], capture_output=True, text=True).stdout
+    flags = [["--max-connections-per-client", "0"], ["--new-sessions-per-minute", "0"]]
+    return [part for flag in flags if flag[0] in help for part in flag]
 
 
 def start(binary, store):
-    extra = ["--max-connections-per-client", "0"] if supports_client_limit(binary) else []
-    return FlowServer(binary, store, extra=extra)
+    return FlowServer(binary, store, extra=client_limits_off(binary))
 
 
 def page_target(server):

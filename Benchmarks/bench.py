@@ -92,8 +92,9 @@ class Server:
 
 
 def flowserver(store):
-    # wrk's 256 connections all come from 127.0.0.1: no per-client limit.
+    # wrk's 256 connections all come from 127.0.0.1: no per-client limits.
     return lambda port: [BIN / "flowserver", "--port", port, "--store", store, "--max-connections-per-client", "0",
+                         "--new-sessions-per-minute", "0",
                          "--templates", ROOT / "Templates", "--public", ROOT / "Public"]
 
 

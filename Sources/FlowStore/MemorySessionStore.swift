@@ -24,8 +24,11 @@ public final class MemorySessionStore: ImmediateSessionLoading {
     /// An empty store.
     public init() {}
 
-    /// The number of sessions held.
-    public var count: Int { sessions.withLock { $0.count } }
+    /// The secret kept for session ids, once proposed.
+    private let secret = Mutex<[UInt8]?>(nil)
+
+    /// The number of sessions held (not counting the markers of deleted ones).
+    public var count: Int { sessions.withLock { $0.values.reduce(0) { $0 + ($1.record.isDeleted ? 0 : 1) } } }
 
     public func load(_ id: String) throws(StoreError) -> SessionRecord? { sessions.withLock { $0[id]?.record } }
 
@@ -77,7 +80,14 @@ public final class MemorySessionStore: ImmediateSessionLoading {
     }
 
     public func liveCount(now: Int64) throws(StoreError) -> Int {
-        sessions.withLock { $0.values.reduce(0) { $0 + ($1.record.expiresAt >= now ? 1 : 0) } }
+        sessions.withLock { $0.values.reduce(0) { $0 + ($1.record.expiresAt >= now && !$1.record.isDeleted ? 1 : 0) } }
+    }
+
+    public func sessionSecret(proposing proposed: [UInt8]) throws(StoreError) -> [UInt8] {
+        secret.withLock { kept in
+            if kept == nil { kept = proposed }
+            return kept!
+        }
     }
 
     public func purgeExpired(now: Int64, limit: Int) throws(StoreError) -> Int {

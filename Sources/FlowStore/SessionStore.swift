@@ -25,8 +25,13 @@ public protocol SessionStore: Sendable {
     /// Deletes up to `limit` sessions that expired before `now` (milliseconds since 1970);
     /// returns how many.
     func purgeExpired(now: Int64, limit: Int) async throws(StoreError) -> Int
-    /// How many sessions have not expired at `now` (for the live-sessions metric).
+    /// How many sessions have not expired at `now` (for the live-sessions metric); the markers
+    /// of deleted sessions (``SessionRecord/isDeleted``) do not count.
     func liveCount(now: Int64) async throws(StoreError) -> Int
+    /// The secret that session ids are signed with: the one the store keeps, or, when it keeps
+    /// none yet, `proposed`, kept from now on. So every instance on one database signs alike,
+    /// and ids outlive a restart.
+    func sessionSecret(proposing proposed: [UInt8]) async throws(StoreError) -> [UInt8]
     /// Reads session `id` (`nil`: none), hands it to `change`, and commits the record and
     /// entries `change` returns, if any, with no other writer's commit in between: on a shared
     /// store the session stays locked meanwhile (PostgreSQL: `SELECT … FOR UPDATE`), and writers
@@ -109,6 +114,18 @@ public struct SessionRecord: Sendable, Hashable {
     }
 }
 
+extension SessionRecord {
+    /// The row that marks session `id` as deleted until `until` (when its id would have expired
+    /// anyway): version 0, nothing else kept. Stores keep it like any session, purge it when it
+    /// expires, and leave it out of ``SessionStore/liveCount(now:)``.
+    public static func deleted(id: String, until: Int64) -> SessionRecord {
+        SessionRecord(id: id, version: 0, tree: [], csrfToken: "", lastSeq: 0, createdAt: until, lastUsedAt: until, expiresAt: until)
+    }
+
+    /// Whether this is the marker of a deleted session (see ``deleted(id:until:)``).
+    public var isDeleted: Bool { version == 0 }
+}
+
 /// One history entry as stored: its sequence number and its encoded form.
 public struct HistoryRecord: Sendable, Hashable {
     /// The entry's sequence number within its session (only grows).
@@ -145,6 +162,12 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Whether the commit lost to another writer (reload and try again).
     public var isConflict: Bool {
         if case .conflict = kind { return true }
+        return false
+    }
+
+    /// Whether a session with that id exists already.
+    public var isDuplicate: Bool {
+        if case .duplicate = kind { return true }
         return false
     }
 

@@ -92,6 +92,7 @@ public final class PostgresSessionStore: SessionStore {
                 PRIMARY KEY (session, seq))
             """,
         ]),
+        (2, ["CREATE TABLE settings (name TEXT PRIMARY KEY, value BYTEA NOT NULL)"]),
     ]
 
     public func load(_ id: String) async throws(StoreError) -> SessionRecord? {
@@ -210,9 +211,25 @@ public final class PostgresSessionStore: SessionStore {
 
     public func liveCount(now: Int64) async throws(StoreError) -> Int {
         try await bounded {
-            let rows = try await self.client.query("SELECT COUNT(*) FROM sessions WHERE expires_at >= \(now)", logger: self.logger)
+            let rows = try await self.client.query("SELECT COUNT(*) FROM sessions WHERE expires_at >= \(now) AND version > 0", logger: self.logger)
             for try await count in rows.decode(Int64.self) { return Int(count) }
             return 0
+        }
+    }
+
+    public func sessionSecret(proposing proposed: [UInt8]) async throws(StoreError) -> [UInt8] {
+        try await bounded {
+            // One statement: the row inserted, or the one another instance inserted first.
+            let rows = try await self.client.query(
+                """
+                WITH inserted AS (
+                    INSERT INTO settings (name, value) VALUES ('session-secret', \(ByteBuffer(bytes: proposed)))
+                    ON CONFLICT (name) DO NOTHING RETURNING value)
+                SELECT value FROM inserted UNION ALL SELECT value FROM settings WHERE name = 'session-secret'
+                """,
+                logger: self.logger)
+            for try await value in rows.decode(ByteBuffer.self) { return Array(value.readableBytesView) }
+            throw StoreError.unavailable("PostgreSQL kept no session secret")
         }
     }
 

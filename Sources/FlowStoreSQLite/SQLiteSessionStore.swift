@@ -96,6 +96,9 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v2: settings (the session id secret)") { db in
+            try db.execute(sql: "CREATE TABLE settings (name TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL)")
+        }
         return migrator
     }
 
@@ -197,7 +200,16 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
     }
 
     public func liveCount(now: Int64) async throws(StoreError) -> Int {
-        try await read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sessions WHERE expiresAt >= ?", arguments: [now]) ?? 0 }
+        try await read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sessions WHERE expiresAt >= ? AND version > 0", arguments: [now]) ?? 0
+        }
+    }
+
+    public func sessionSecret(proposing proposed: [UInt8]) async throws(StoreError) -> [UInt8] {
+        try await write { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO settings (name, value) VALUES ('session-secret', ?)", arguments: [Data(proposed)])
+            return try [UInt8](Data.fetchOne(db, sql: "SELECT value FROM settings WHERE name = 'session-secret'") ?? Data(proposed))
+        }
     }
 
     // MARK: Plumbing

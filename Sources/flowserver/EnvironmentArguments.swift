@@ -3,7 +3,9 @@
 enum EnvironmentArguments {
     /// The value options that an environment variable may set, by flag name.
     static let options = [
-        "host", "port", "store", "templates", "public", "session-ttl", "threads", "max-body", "log-level",
+        "host", "port", "store", "templates", "public", "session-ttl", "threads", "max-body", "max-connections",
+        "max-connections-per-client", "read-timeout", "idle-timeout", "session-secret", "new-sessions-per-minute", "new-session-burst",
+        "trusted-proxy", "log-level",
     ]
     /// The on/off flags that an environment variable may set.
     static let flags = ["secure-cookies"]

@@ -1,4 +1,9 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Logging
 import MicroHTTP
 
@@ -53,6 +58,29 @@ struct FlowServerCommand: ParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: "Seconds a kept-alive connection may stay idle between requests.")
     var idleTimeout = 30
 
+    @Option(
+        name: .customLong("session-secret"),
+        help: "Secret that session ids are signed with, 32 characters or more (default: a random one kept in the store, shared by every instance using it).")
+    var sessionSecret: String?
+
+    @Option(
+        name: .customLong("new-sessions-per-minute"),
+        help: "New sessions one client address may have stored per minute, on average; more get 429. 0: no limit.")
+    var newSessionsPerMinute = 60
+
+    @Option(name: .customLong("new-session-burst"), help: "New sessions one client address may have stored at once, after a quiet while.")
+    var newSessionBurst = 120
+
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: "IP address of a reverse proxy in front of the server (repeat, or separate by commas): the limits per client then count the address it forwards in X-Forwarded-For, and its own connections are not limited.")
+    var trustedProxy: [String] = []
+
+    /// The trusted proxies, from every `--trusted-proxy` and the commas within them.
+    var trustedProxies: [String] {
+        trustedProxy.flatMap { $0.split(separator: ",") }.map { String($0.filter { $0 != " " }) }.filter { !$0.isEmpty }
+    }
+
     @Flag(name: .customLong("secure-cookies"), help: "Add Secure to the session cookie (serve over HTTPS).")
     var secureCookies = false
 
@@ -68,9 +96,28 @@ struct FlowServerCommand: ParsableCommand {
         guard maxConnectionsPerClient >= 0 else {
             throw ValidationError("--max-connections-per-client must not be negative (0: no limit), got \(maxConnectionsPerClient)")
         }
+        if let sessionSecret, sessionSecret.utf8.count < 32 {
+            throw ValidationError("--session-secret must be at least 32 characters long, got \(sessionSecret.utf8.count)")
+        }
+        guard newSessionsPerMinute >= 0, newSessionBurst >= 1 else {
+            throw ValidationError(
+                "--new-sessions-per-minute must not be negative (0: no limit) and --new-session-burst at least 1, got \(newSessionsPerMinute) and \(newSessionBurst)")
+        }
+        if let bad = trustedProxies.first(where: { !Self.isIPAddress($0) }) {
+            throw ValidationError("--trusted-proxy takes IP addresses (10.0.0.1, ::1), got \(bad)")
+        }
         guard readTimeout >= 1, idleTimeout >= 1 else {
             throw ValidationError("--read-timeout and --idle-timeout must be at least 1 second, got \(readTimeout) and \(idleTimeout)")
         }
+    }
+}
+
+extension FlowServerCommand {
+    /// Whether `text` is an IPv4 or IPv6 address.
+    static func isIPAddress(_ text: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
     }
 }
 

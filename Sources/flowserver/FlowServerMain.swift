@@ -66,16 +66,26 @@ enum FlowServerMain {
         }
         let app: WebApp<DemoStep>
         do { app = try MoviesDemo.webApp() } catch { fail("flowserver: the demo cannot start: \(error)", status: 1) }
+        let secret: [UInt8]
+        if let given = command.sessionSecret {
+            secret = Array(given.utf8)
+        } else {
+            do { secret = try await store.sessionSecret(proposing: WebConfiguration.newSessionSecret()) } catch {
+                fail("flowserver: cannot read the session secret from the store: \(error)", status: 1)
+            }
+        }
         let responder = FlowWebResponder(
             app: app, store: store, templates: templates,
             configuration: WebConfiguration(
-                sessionTTL: command.sessionTTL, secureCookies: command.secureCookies, publicDirectory: command.publicDirectory),
+                sessionTTL: command.sessionTTL, secureCookies: command.secureCookies, publicDirectory: command.publicDirectory,
+                sessionSecret: secret, newSessionsPerMinute: command.newSessionsPerMinute, newSessionBurst: command.newSessionBurst,
+                trustedProxies: Set(command.trustedProxies)),
             logger: Logger(label: "flowserver.web"))
         let server = HTTPServer(
             configuration: .init(
                 host: command.host, port: command.port, threads: command.threads, maxBodySize: command.maxBody,
                 connectionTimeout: command.idleTimeout, readTimeout: command.readTimeout, connectionLimit: command.maxConnections,
-                connectionsPerClient: command.maxConnectionsPerClient),
+                connectionsPerClient: command.maxConnectionsPerClient, unlimitedClients: command.trustedProxies),
             responder: responder,
             logger: Logger(label: "flowserver.http"))
         // Watch signals before announcing the address: a SIGTERM right after it must stop us.

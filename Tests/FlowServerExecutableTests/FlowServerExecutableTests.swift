@@ -81,6 +81,7 @@ struct FlowServerExecutableTests {
         let text = help.standardOutput
         for flag in ["--host", "--port", "--store", "--templates", "--public", "--session-ttl", "--threads",
                      "--max-body", "--max-connections", "--max-connections-per-client", "--read-timeout", "--idle-timeout",
+                     "--session-secret", "--new-sessions-per-minute", "--new-session-burst", "--trusted-proxy",
                      "--secure-cookies", "--log-level", "FLOWSERVER_"] {
             #expect(text.contains(flag), "\(flag) missing from --help")
         }

@@ -103,6 +103,13 @@ private func commitConflicts(port: Int) async throws -> Int {
     return line.flatMap { $0.split(separator: " ").last }.flatMap { Int(Double($0) ?? 0) } ?? 0
 }
 
+/// The `flowserver_sessions_live` gauge of the server at `port` (the store's count).
+private func liveSessions(port: Int) async throws -> Int {
+    let text = try await TestBrowser(port: port).get("/metrics").text
+    let line = text.split(separator: "\n").first { $0.hasPrefix("flowserver_sessions_live") }
+    return try #require(line.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }.map { Int($0) })
+}
+
 extension Array {
     fileprivate func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
         var results: [T] = []
@@ -167,6 +174,34 @@ struct MultiInstanceTests {
         let conflicts = try await [portA, portB].asyncMap { try await commitConflicts(port: $0) }.reduce(0, +)
         #expect(conflicts > 0)
         print("two instances, 200 concurrent steps on one session: \(conflicts) commits applied again after a conflict")
+    }
+
+    @Test("an id minted by A is known to B before anything is stored; its first change, on B, is seen by A; forged ids are replaced")
+    func sharedIDs() async throws {
+        let (cluster, a, b, portA, portB) = try instances()
+        defer { withExtendedLifetime((cluster, a, b)) {} }
+        let browser = TestBrowser(port: portA)
+        let home = try await browser.get("/")
+        #expect(home.status == 303 && home.header("Set-Cookie") != nil)
+        let id = try #require(browser.cookie("flowserver_session"))
+        let onB = TestBrowser(port: portB)
+        onB.setCookie("flowserver_session", id)
+        let top = try #require(home.header("Location"))
+        let page = try await onB.get(top)
+        #expect(page.status == 200 && page.header("Set-Cookie") == nil, "B accepts A's id")
+        let live = (try await liveSessions(port: portA), try await liveSessions(port: portB))
+        #expect(live == (0, 0), "nothing stored yet")
+        let client = SessionClient(port: portB, session: id)
+        #expect(try await client.step(#"{"name":"userIsLoggedIn","params":{"name":"Ada"}}"#).status == 200)
+        let history = try await client.on(port: portA).history()
+        #expect(history.compactMap { $0["source"] as? String } == ["start", "api"])
+        #expect(try await liveSessions(port: portA) == 1)
+        for forged in [String(id.dropLast()), String(id.dropLast()) + (id.hasSuffix("0") ? "1" : "0"), String(repeating: "0", count: 72)] {
+            let stranger = TestBrowser(port: portB)
+            stranger.setCookie("flowserver_session", forged)
+            #expect(try await stranger.get(top).header("Set-Cookie") != nil, "\(forged) is replaced")
+            #expect(stranger.cookie("flowserver_session") != forged)
+        }
     }
 
     @Test("stopping the database mid-run gives 503s with Retry-After, loses nothing acknowledged, and service comes back by itself")

@@ -31,9 +31,16 @@ struct PostgresStoreTests {
         #expect(try await store.liveCount(now: 500) == 1)
         #expect(try await store.purgeExpired(now: 500, limit: 2) == 2)
         #expect(try await store.purgeExpired(now: 500, limit: 2) == 1)
-        // A second connection (another instance) sees the same session, migrations already done.
+        // A second connection (another instance) sees the same session, migrations already done,
+        // and signs ids with the same secret.
         let other = try await PostgresSessionStore.connect(url: cluster.url)
         #expect(try await other.load("a")?.version == 2)
+        let secret = [UInt8](repeating: 7, count: 32)
+        #expect(try await store.sessionSecret(proposing: secret) == secret)
+        #expect(try await other.sessionSecret(proposing: [UInt8](repeating: 8, count: 32)) == secret)
+        try await store.create(SessionRecord.deleted(id: "gone", until: 3_000), entries: [])
+        #expect(try await store.liveCount(now: 500) == 1, "a deleted session's marker is not live")
+        #expect(try await store.load("gone")?.isDeleted == true)
         // Database down: bounded failures, marked unavailable; back up: the pool recovers.
         try cluster.stop()
         let started = ContinuousClock.now

@@ -42,6 +42,24 @@ struct SQLiteStoreTests {
         #expect(try await store.history("a", after: 0, limit: 10).isEmpty)
     }
 
+    @Test("the session secret: the first proposal is kept, across reopening; deleted markers are not live")
+    func secretAndMarkers() async throws {
+        let path = temporaryPath()
+        let first = [UInt8](repeating: 1, count: 32)
+        do {
+            let store = try SQLiteSessionStore(path: path)
+            #expect(try await store.sessionSecret(proposing: first) == first)
+            #expect(try await store.sessionSecret(proposing: [UInt8](repeating: 2, count: 32)) == first)
+            try await store.create(record("a"), entries: [])
+            try await store.create(SessionRecord.deleted(id: "b", until: 3_000), entries: [])
+            #expect(try await store.liveCount(now: 1_500) == 1)
+            #expect(try await store.load("b")?.isDeleted == true)
+            #expect(try await store.purgeExpired(now: 4_000, limit: 10) == 2)
+        }
+        let reopened = try SQLiteSessionStore(path: path)
+        #expect(try await reopened.sessionSecret(proposing: [UInt8](repeating: 3, count: 32)) == first)
+    }
+
     @Test("a commit stores the expiry it carries, renewed or kept, and a stale version conflicts either way")
     func expiryRenewal() async throws {
         let store = try SQLiteSessionStore(path: temporaryPath())

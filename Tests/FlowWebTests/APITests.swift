@@ -225,11 +225,11 @@ struct APITests {
         }
     }
 
-    @Test("sessions that start the same way share one stored copy of their start entry")
+    @Test("sessions share one stored copy of their start entry (the app's initial state is computed once)")
     func sharedStartEntry() async throws {
         try await withSite { site in
-            let first = try await startedBrowser(site)
-            let second = try await startedBrowser(site)
+            let first = try await storedBrowser(site)
+            let second = try await storedBrowser(site)
             var starts: [HistoryRecord] = []
             for browser in [first, second] {
                 let id = try #require(browser.cookie("flowserver_session"))

@@ -47,10 +47,11 @@ struct ImmediateLoadingTests {
     func shownSessions() async throws {
         let app = try TestSite.webApp()
         let store = MemorySessionStore()
-        let service = SessionService(app: app, store: store, ttlSeconds: 3600, observers: [])
+        let service = SessionService(app: app, store: store, ttlSeconds: 3600, secret: SessionIDs.randomSecret(), observers: [])
         let fastPath = FastPagePath(
-            store: store, decoded: service.decoded, decoder: service.decoder, lifetime: service.lifetime, clock: service.clock)
-        let created = try await service.create()
+            store: store, decoded: service.decoded, decoder: service.decoder, ids: service.ids, initial: service.readyInitialSession,
+            lifetime: service.lifetime, clock: service.clock)
+        let created = try await service.create(client: nil)
         let id = created.record.id
         let chromes = Mutex(0)
         let show: @Sendable () -> ShownSession? = {

@@ -17,7 +17,7 @@ struct PageTests {
             #expect(cookie.hasPrefix("flowserver_session="))
             #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && cookie.contains("Path=/"))
             let id = try #require(browser.cookie("flowserver_session"))
-            #expect(id.count == 48 && id.allSatisfy(\.isHexDigit))
+            #expect(id.count == 72 && id.allSatisfy(\.isHexDigit), "16 random bytes, the minting second, 16 bytes of signature")
             let page = try await browser.get("/a")
             #expect(page.status == 200)
             #expect(page.header("Content-Type") == "text/html; charset=utf-8")
@@ -26,6 +26,7 @@ struct PageTests {
             #expect(page.text.contains("class=\"tab selected\" href=\"/a\">List A</a>"))
             #expect(page.text.contains("href=\"/b\">List B</a>"))
             #expect(page.header("Set-Cookie") == nil)
+            #expect(site.store.count == 0, "a session that only looked is not stored")
             let head = try await browser.send("HEAD", "/a")
             #expect(head.status == 200 && head.body.isEmpty && head.header("Content-Length") != nil)
         }
@@ -50,10 +51,10 @@ struct PageTests {
         }
     }
 
-    @Test("reading pages keeps a session alive: only a session unused for its whole lifetime expires")
+    @Test("reading pages keeps a stored session alive: only a session unused for its whole lifetime expires")
     func readingIsUse() async throws {
         try await withSite(sessionTTL: 60) { site in
-            let browser = try await startedBrowser(site)
+            let browser = try await storedBrowser(site)
             let id = try #require(browser.cookie("flowserver_session"))
             let top = try #require(try await browser.get("/").header("Location"))
             for _ in 0..<3 {  // 150 s in all, never 60 s without a request
@@ -71,7 +72,7 @@ struct PageTests {
     @Test("steps renew the expiry as reads do, at most once per renewal interval (a tenth of the lifetime here)")
     func stepsRenewWhenDue() async throws {
         try await withSite(sessionTTL: 60) { site in
-            let browser = try await startedBrowser(site)
+            let browser = try await storedBrowser(site)
             let id = try #require(browser.cookie("flowserver_session"))
             let started = try #require(try site.store.load(id))
             site.clock.advance(seconds: 2)
@@ -247,11 +248,9 @@ struct ExpiryTests {
     @Test("idle sessions expire and are purged from the store; live ones stay")
     func purge() async throws {
         try await withSite(sessionTTL: 60) { site in
-            let old = TestBrowser(port: site.port)
-            _ = try await old.get("/")
+            let old = try await storedBrowser(site)
             site.clock.advance(seconds: 45)
-            let recent = TestBrowser(port: site.port)
-            _ = try await recent.get("/")
+            let recent = try await storedBrowser(site)
             site.clock.advance(seconds: 30)  // old: 75 s idle, recent: 30 s
             #expect(site.store.count == 2)
             let purger = SessionPurger(store: site.store, batchSize: 1, clock: { site.clock.now })

@@ -8,7 +8,7 @@ struct RenewalTests {
     @Test("requests that find a session due for renewal together renew it once, not once each")
     func renewedOnce() async throws {
         try await withSite(sessionTTL: 60) { site in
-            let browser = try await startedBrowser(site)
+            let browser = try await storedBrowser(site)
             let id = try #require(browser.cookie("flowserver_session"))
             let before = try #require(try site.store.load(id))
             site.clock.advance(seconds: 7)  // past the renewal interval, a tenth of the lifetime
@@ -18,7 +18,7 @@ struct RenewalTests {
             let (gate, openGate) = AsyncStream<Void>.makeStream()
             let holder = Task { await locks.withLock(id) { for await _ in gate {} } }
             while locks.waiterCount(id) == nil { await Task.yield() }
-            let request = try Request(method: .get, target: "/a", headers: ["Cookie": "flowserver_session=\(id)"])
+            let request = try Request(method: .get, target: "/items/7", headers: ["Cookie": "flowserver_session=\(id)"])
             let pages = (0..<8).map { _ in Task { await site.responder.respond(to: request) } }
             while (locks.waiterCount(id) ?? 0) < 8 { try await Task.sleep(for: .milliseconds(1)) }
             openGate.finish()

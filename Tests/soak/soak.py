@@ -38,6 +38,11 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 MIX = pathlib.Path(__file__).resolve().parent / "mix.lua"
 
 
+# Every client of the mix is 127.0.0.1: no limit on its connections or on its new sessions (the
+# mix's new visitors follow deep links, which store a session each).
+UNLIMITED_CLIENT = ["--max-connections-per-client", "0", "--new-sessions-per-minute", "0"]
+
+
 class Failure(Exception):
     """A check that did not hold, with what was seen."""
 
@@ -245,8 +250,8 @@ def stop_problems(server):
 
 def soak(binary, name, store, args):
     """Soaks one store; answers its figures, raises Failure when a check does not hold."""
-    # wrk's connections all come from 127.0.0.1: no per-client limit.
-    server = FlowServer(binary, store, extra=["--max-connections-per-client", "0"])
+    # wrk's connections all come from 127.0.0.1: no per-client limits.
+    server = FlowServer(binary, store, extra=UNLIMITED_CLIENT)
     files = None
     try:
         files = MixFiles([onboarded_session(server.port) for _ in range(args.sessions)])
@@ -295,7 +300,7 @@ def fault(binary, name, store, break_store, mend_store, args):
     with `Retry-After` meanwhile and nothing else 5xx, no hang, no acknowledged step lost, page
     reloads and state reads still answered when `break_store` says reads survive, a log line that says so, and full service within
     10 s of the store's return. Answers the figures."""
-    server = FlowServer(binary, store, extra=["--max-connections-per-client", "0"])
+    server = FlowServer(binary, store, extra=UNLIMITED_CLIENT)
     files = None
     try:
         sessions = [onboarded_session(server.port) for _ in range(args.sessions)]

@@ -16,7 +16,7 @@ extension FlowWebResponder {
         switch path {
         case ["sessions"]:
             guard method == .post else { throw .methodNotAllowed("POST") }
-            let session = try await sessions.create()
+            let session = try await sessions.create(client: clientAddress(request))
             return try json(CreatedDocument(session: session.record.id, state: try StateDocument(session)), status: .created)
         case ["session"]:
             switch method {
@@ -24,7 +24,7 @@ extension FlowWebResponder {
                 return try json(try StateDocument(try await authenticated(request)))
             case .delete:
                 let session = try await authenticated(request, changing: true)
-                try await sessions.delete(session.record.id)
+                try await sessions.delete(session)
                 return Response(status: .noContent)
             default:
                 throw .methodNotAllowed("GET, HEAD, DELETE")
@@ -36,7 +36,7 @@ extension FlowWebResponder {
             guard after <= session.record.lastSeq else {
                 throw .badRequest("There is no entry \(after) in this session's history (the last is \(session.record.lastSeq)).")
             }
-            let entries = try await sessions.history(session.record, after: after, limit: limit + 1)
+            let entries = try await sessions.history(session, after: after, limit: limit + 1)
             let shown = Array(entries.prefix(limit))
             return try json(HistoryPageDocument(entries: shown, next: entries.count > limit ? shown.last?.seq : nil))
         case ["session", "steps"]:
@@ -68,12 +68,13 @@ extension FlowWebResponder {
             guard parts.count == 2, parts[0].lowercased() == "bearer" else {
                 throw .unauthorized("Use \"Authorization: Bearer <session id>\".")
             }
-            guard let session = try await sessions.loadForUse(String(parts[1])) else {
+            guard var session = try await sessions.loadForUse(String(parts[1])) else {
                 throw .unauthorized("This session does not exist or has expired; create one with POST /api/v1/sessions.")
             }
+            session.client = clientAddress(request)
             return session
         }
-        guard let id = request.cookie(WebConfiguration.cookieName), let session = try await sessions.loadForUse(id) else {
+        guard let id = request.cookie(WebConfiguration.cookieName), var session = try await sessions.loadForUse(id) else {
             throw .unauthorized("Authenticate with the session cookie or \"Authorization: Bearer <session id>\".")
         }
         if changing {
@@ -81,6 +82,7 @@ extension FlowWebResponder {
                 throw .forbidden("Cookie-authenticated changes need the session's CSRF token in X-CSRF-Token.")
             }
         }
+        session.client = clientAddress(request)
         return session
     }
 
@@ -137,7 +139,7 @@ extension FlowWebResponder {
         // The entry this request committed; a request that committed none (a duplicate) answers
         // the latest one.
         var entry = session.committed.last
-        if entry == nil { entry = try await sessions.history(session.record, after: session.record.lastSeq - 1, limit: 1).first }
+        if entry == nil { entry = try await sessions.history(session, after: session.record.lastSeq - 1, limit: 1).first }
         guard let entry else { throw .internalError("the navigation's history entry is missing") }
         return try json(NavigationDocument(entry: entry, state: try StateDocument(session)))
     }

@@ -26,32 +26,42 @@ final class FastPagePath: Sendable {
     /// The decoded trees the async path shares (a page after a step is usually shown once).
     private let decoded: DecodedSessionCache
     private let decoder: StoredSessionDecoder
+    private let ids: SessionIDs
+    /// Session `id`, minted at the time given, at the app's initial state (`nil` until that is
+    /// computed): what a session not stored yet shows.
+    private let initial: @Sendable (_ id: String, _ mintedAt: Int64) -> LoadedSession?
     private let lifetime: SessionLifetime
     private let clock: @Sendable () -> Int64
 
-    /// The fast path over `store`, with the async path's cache of decoded trees, decoder,
-    /// session lifetime and clock.
+    /// The fast path over `store`, with the async path's cache of decoded trees, decoder, ids,
+    /// initial state, session lifetime and clock.
     init(
-        store: any ImmediateSessionLoading, decoded: DecodedSessionCache, decoder: StoredSessionDecoder, lifetime: SessionLifetime,
-        clock: @escaping @Sendable () -> Int64
+        store: any ImmediateSessionLoading, decoded: DecodedSessionCache, decoder: StoredSessionDecoder, ids: SessionIDs,
+        initial: @escaping @Sendable (_ id: String, _ mintedAt: Int64) -> LoadedSession?, lifetime: SessionLifetime, clock: @escaping @Sendable () -> Int64
     ) {
         self.store = store
         self.decoded = decoded
         self.decoder = decoder
+        self.ids = ids
+        self.initial = initial
         self.lifetime = lifetime
         self.clock = clock
     }
 
     /// Session `id` as this thread shows it, with its page chrome (made by `chrome` once per
-    /// version on each thread), when it exists, is live, and needs no renewal; `nil` in every
-    /// other case, a store failure included (the async path then answers it).
+    /// version on each thread), when it is live and needs no renewal: stored, or not stored yet
+    /// and so at the app's initial state; `nil` in every other case, a store failure included
+    /// (the async path then answers it).
     ///
-    /// The first time a thread shows a version it renders the shared decoded tree; the second
-    /// time it decodes a tree of its own.
+    /// The first time a thread shows a stored version it renders the shared decoded tree; the
+    /// second time it decodes a tree of its own.
     func show(_ id: String, chrome: (LoadedSession) throws(WebError) -> PageChrome) -> ShownSession? {
-        guard SessionID.isWellFormed(id), let stamp = try? store.stampImmediately(id) else { return nil }
+        guard let kind = ids.check(id) else { return nil }
+        let found: SessionStamp?
+        do { found = try store.stampImmediately(id) } catch { return nil }
         let now = clock()
-        guard stamp.expiresAt > now, !lifetime.isDueForRenewal(lastUsedAt: stamp.lastUsedAt, now: now) else { return nil }
+        guard let stamp = found else { return showInitial(id, kind, now: now, chrome: chrome) }
+        guard stamp.version > 0, stamp.expiresAt > now, !lifetime.isDueForRenewal(lastUsedAt: stamp.lastUsedAt, now: now) else { return nil }
         var made = false
         guard let kept = try? shown.value(id, version: stamp.version, make: { () throws(WebError) -> ShownSession in
             // Changed since the stamp: nothing is kept under the stamp's version.
@@ -63,5 +73,14 @@ final class FastPagePath: Sendable {
         if !made, !kept.treeIsOwn, let own = try? decoder.decode(kept.session.record) { kept.takeOwnTree(own) }
         kept.update(stamp)
         return kept
+    }
+
+    /// Session `id`, not stored, at the app's initial state (version 1: stored versions start at
+    /// 2), while its id has not expired.
+    private func showInitial(_ id: String, _ kind: SessionIDs.Kind, now: Int64, chrome: (LoadedSession) throws(WebError) -> PageChrome) -> ShownSession? {
+        guard case .signed(let mintedAt) = kind, mintedAt + lifetime.ttl > now, let initial = initial(id, mintedAt) else {
+            return nil
+        }
+        return try? shown.value(id, version: 1) { () throws(WebError) -> ShownSession in ShownSession(initial, chrome: try chrome(initial)) }
     }
 }

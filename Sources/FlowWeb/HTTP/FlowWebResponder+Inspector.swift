@@ -12,7 +12,7 @@ extension FlowWebResponder {
             let loaded = try await browserSession(request)
             session = loaded.0
             setCookie = loaded.setCookie
-            let entries = try await sessions.history(loaded.0.record, after: max(0, loaded.0.record.lastSeq - 200), limit: 200)
+            let entries = try await sessions.history(loaded.0, after: max(0, loaded.0.record.lastSeq - 200), limit: 200)
             let html = "<div class=\"inspector\"><h1>Inspector</h1>"
                 + "<p>Session \(Self.escape(String(loaded.0.record.id.prefix(8))))…, version \(loaded.0.record.version). "
                 + "JSON: <a href=\"/api/v1/session\">state</a>, <a href=\"/api/v1/session/history\">history</a>.</p>"

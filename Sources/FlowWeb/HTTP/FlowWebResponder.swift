@@ -30,11 +30,15 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
     ) {
         self.metrics = metrics
         let sessions = SessionService(
-            app: app, store: store, ttlSeconds: configuration.sessionTTL, observers: observers, metrics: metrics, logger: logger,
-            clock: clock ?? SessionClock.nowMilliseconds)
+            app: app, store: store, ttlSeconds: configuration.sessionTTL, secret: configuration.sessionSecret ?? SessionIDs.randomSecret(),
+            creationLimit: configuration.newSessionsPerMinute > 0
+                ? SessionCreationLimit(perMinute: configuration.newSessionsPerMinute, burst: max(1, configuration.newSessionBurst)) : nil,
+            observers: observers, metrics: metrics, logger: logger, clock: clock ?? SessionClock.nowMilliseconds)
         self.sessions = sessions
         fastPath = (store as? any ImmediateSessionLoading).map { store in
-            FastPagePath(store: store, decoded: sessions.decoded, decoder: sessions.decoder, lifetime: sessions.lifetime, clock: sessions.clock)
+            FastPagePath(
+                store: store, decoded: sessions.decoded, decoder: sessions.decoder, ids: sessions.ids, initial: sessions.readyInitialSession,
+                lifetime: sessions.lifetime, clock: sessions.clock)
         }
         composer = PageComposer(app: app, templates: templates)
         self.configuration = configuration
@@ -114,12 +118,20 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
 
     // MARK: Sessions
 
-    /// The browser's session, or a new one (with its cookie to set).
+    /// The browser's session, or a new one at the app's initial state, not stored (with its
+    /// cookie to set).
     func browserSession(_ request: Request) async throws(WebError) -> (LoadedSession, setCookie: Bool) {
-        if let id = request.cookie(WebConfiguration.cookieName), let session = try await sessions.loadForUse(id) {
-            return (session, false)
-        }
-        return (try await sessions.create(), true)
+        var found: LoadedSession?
+        if let id = request.cookie(WebConfiguration.cookieName) { found = try await sessions.loadForUse(id) }
+        var session = if let found { found } else { try await sessions.fresh() }
+        session.client = clientAddress(request)
+        return (session, found == nil)
+    }
+
+    /// The address of the client that sent `request`: the peer's, or, when the peer is a
+    /// trusted proxy, the address it forwarded (see ``WebConfiguration/trustedProxies``).
+    func clientAddress(_ request: Request) -> String? {
+        RequestClient.of(request, trustedProxies: configuration.trustedProxies)
     }
 
     func sessionCookie(_ id: String) -> String {
@@ -129,9 +141,11 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
         ).headerValue
     }
 
+    /// `response`, with the cookie of a new `session` when `setCookie` and `response` is a page or
+    /// a redirect: an error answer (`404`, `429`) gives a visitor no session.
     func finish(_ response: Response, setCookieFor session: LoadedSession?, _ setCookie: Bool) -> Response {
         var response = response
-        if setCookie, let session { response.headers.add("Set-Cookie", sessionCookie(session.record.id)) }
+        if setCookie, response.status.code < 400, let session { response.headers.add("Set-Cookie", sessionCookie(session.record.id)) }
         return response
     }
 

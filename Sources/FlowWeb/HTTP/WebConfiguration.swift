@@ -8,14 +8,40 @@ public struct WebConfiguration: Sendable {
     public var publicDirectory: String?
     /// The most form or query fields accepted (more: `413`).
     public var maxFields: Int
+    /// The secret session ids are signed with, 32 bytes or more. `nil`: a random one for this
+    /// responder, so its ids mean nothing to other instances or after a restart (`flowserver`
+    /// passes `--session-secret` or the secret its store keeps).
+    public var sessionSecret: [UInt8]?
+    /// New sessions one client address may have stored per minute, on average (`0`: no limit);
+    /// over it, `429`. Sessions are stored at their first change, so this limits what a client
+    /// can make the store keep, not what it can read.
+    public var newSessionsPerMinute: Int
+    /// New sessions one client address may have stored at once, after a quiet while.
+    public var newSessionBurst: Int
+    /// Addresses of reverse proxies in front of the server (IP addresses as written in a
+    /// request's peer address, IPv6 without brackets): from them, the client's address is the
+    /// last one in `X-Forwarded-For` that is not itself a trusted proxy. From anyone else the
+    /// header is ignored.
+    public var trustedProxies: Set<String>
 
-    /// A configuration with safe defaults.
-    public init(sessionTTL: Int = 86_400, secureCookies: Bool = false, publicDirectory: String? = nil, maxFields: Int = 1000) {
+    /// A configuration with safe defaults: a new-session rate that no office behind one address
+    /// reaches (60 a minute, bursts of 120).
+    public init(
+        sessionTTL: Int = 86_400, secureCookies: Bool = false, publicDirectory: String? = nil, maxFields: Int = 1000,
+        sessionSecret: [UInt8]? = nil, newSessionsPerMinute: Int = 60, newSessionBurst: Int = 120, trustedProxies: Set<String> = []
+    ) {
         self.sessionTTL = sessionTTL
         self.secureCookies = secureCookies
         self.publicDirectory = publicDirectory
         self.maxFields = maxFields
+        self.sessionSecret = sessionSecret
+        self.newSessionsPerMinute = newSessionsPerMinute
+        self.newSessionBurst = newSessionBurst
+        self.trustedProxies = trustedProxies
     }
+
+    /// A new random session secret (32 bytes), for ``sessionSecret`` or for a store to keep.
+    public static func newSessionSecret() -> [UInt8] { SessionIDs.randomSecret() }
 
     /// The session cookie's name.
     public static let cookieName = "flowserver_session"

@@ -31,6 +31,9 @@ public struct WebError: Error, Sendable, CustomStringConvertible {
     static func unavailable(_ detail: String) -> Self {
         Self(.serviceUnavailable, "Service unavailable", detail, headers: ["Retry-After": "2"])
     }
+    static func tooManyRequests(_ detail: String, retryAfter seconds: Int) -> Self {
+        Self(HTTPStatus(429), "Too many new sessions", detail, headers: ["Retry-After": "\(seconds)"])
+    }
     static func internalError(_ detail: String) -> Self { Self(.internalServerError, "Internal error", detail) }
 
     public var description: String { "\(status.code) \(title): \(detail)" }

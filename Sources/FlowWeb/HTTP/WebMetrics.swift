@@ -3,8 +3,8 @@ import Prometheus
 import Synchronization
 
 /// The service's metrics in Prometheus form (`GET /metrics`): requests by route and status, a
-/// latency histogram by route, navigations by outcome, live sessions, and commits that lost to
-/// another instance and were applied again.
+/// latency histogram by route, navigations by outcome, live sessions, commits that lost to
+/// another instance and were applied again, and new sessions refused by the rate limit.
 public final class WebMetrics: Sendable {
     /// The registry the metrics live in (add your own to it). Request metrics reach it in
     /// batches (see ``recordPendingRequests()``); `GET /metrics` always shows them all.
@@ -80,6 +80,12 @@ public final class WebMetrics: Sendable {
     func recordCommitConflict() {
         registry.makeCounter(
             descriptor: MetricNameDescriptor(namespace: "flowserver", metricName: "commit_conflicts", unitName: "total", helpText: "Commits that lost to another writer of the session and were applied again")
+        ).increment()
+    }
+
+    func recordRateLimited() {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(namespace: "flowserver", metricName: "new_sessions_refused", unitName: "total", helpText: "New sessions not stored because their client address went over its rate (answered 429)")
         ).increment()
     }
 

@@ -3,7 +3,7 @@ import FlowStore
 
 /// A session read from the store for one request.
 struct LoadedSession: Sendable {
-    /// The stored snapshot.
+    /// The stored snapshot (for a session not stored yet, the one its first change stores from).
     var record: SessionRecord
     /// The decoded tree.
     var tree: NavigationTree
@@ -11,6 +11,12 @@ struct LoadedSession: Sendable {
     var extra: SessionExtra
     /// The history entries this request committed (not stored with the session).
     var committed: [HistoryEntry] = []
+    /// Whether the store holds the session; `false` while it is still at the app's initial
+    /// state (see ``InitialState``).
+    var isStored = true
+    /// The address of the client this request came from, whose rate of new stored sessions is
+    /// limited (see ``SessionCreationLimit``); `nil` when not limited.
+    var client: String?
 }
 
 /// Bookkeeping the web layer keeps with each session.

@@ -4,9 +4,10 @@ import Foundation
 import Logging
 import Synchronization
 
-/// Sessions for one app: creates them (starting the app), loads them, changes them under their
-/// lock, committing the new tree with its history entries before anyone is answered, and renews
-/// them when used. A reload of the current page may skip all this (see ``FastPagePath``).
+/// Sessions for one app: mints them (at the app's initial state, not stored), loads them,
+/// changes them under their lock, storing a session at its first change and committing the new
+/// tree with its history entries before anyone is answered, and renews them when used. A
+/// reload of the current page may skip all this (see ``FastPagePath``).
 final class SessionService<Step: FlowStep>: Sendable {
     /// A change to a session: what to answer, the entries to record, and whether to save.
     struct Change<Result: Sendable>: Sendable {
@@ -23,6 +24,12 @@ final class SessionService<Step: FlowStep>: Sendable {
     let store: any SessionStore
     let lifetime: SessionLifetime
     let decoder: StoredSessionDecoder
+    /// Mints and checks session ids and derives their CSRF tokens.
+    let ids: SessionIDs
+    /// Where every session starts.
+    let initial: InitialState<Step>
+    /// How fast one client may have new sessions stored (`nil`: no limit).
+    let creationLimit: SessionCreationLimit?
     let locks = SessionLocks()
     let clock: @Sendable () -> Int64
     let metrics: WebMetrics?
@@ -30,45 +37,52 @@ final class SessionService<Step: FlowStep>: Sendable {
     let storeHealth: StoreHealthLog
     /// Trees this instance decoded or committed lately, so unchanged sessions skip decoding.
     let decoded = DecodedSessionCache(capacity: 4096)
-    /// The last start entry stored and its bytes: sessions that start the same way store one
-    /// shared copy (in memory: their arrays share storage), not one each.
-    private let lastStart = Mutex<(navigation: Navigation<Step>, record: HistoryRecord)?>(nil)
 
-    init(app: WebApp<Step>, store: any SessionStore, ttlSeconds: Int, observers: [any NavigationObserver<Step>],
-         metrics: WebMetrics? = nil, logger: Logger = Logger(label: "FlowWeb"),
+    init(app: WebApp<Step>, store: any SessionStore, ttlSeconds: Int, secret: [UInt8], creationLimit: SessionCreationLimit? = nil,
+         observers: [any NavigationObserver<Step>], metrics: WebMetrics? = nil, logger: Logger = Logger(label: "FlowWeb"),
          clock: @escaping @Sendable () -> Int64 = SessionClock.nowMilliseconds) {
         self.metrics = metrics
         storeHealth = StoreHealthLog(logger: logger)
         self.app = app
         coordinator = Coordinator(app: app.flows, context: app.context, observers: observers)
+        initial = InitialState(coordinator: coordinator)
+        ids = SessionIDs(secret: secret)
+        self.creationLimit = creationLimit
         self.store = store
         lifetime = SessionLifetime(ttlSeconds: ttlSeconds)
         decoder = StoredSessionDecoder(registry: app.flows.registry)
         self.clock = clock
     }
 
-    /// The session `id` if it exists and has not expired. Its tree comes from the cache of
-    /// decoded trees when this instance saw the stored version already.
+    /// The session `id` if this server minted it and it has not expired or been deleted: as
+    /// stored, or at the app's initial state while nothing is stored under it. Its tree comes
+    /// from the cache of decoded trees when this instance saw the stored version already.
     func load(_ id: String) async throws(WebError) -> LoadedSession? {
-        guard SessionID.isWellFormed(id) else { return nil }
+        guard let kind = ids.check(id) else { return nil }
         // The store's async read, even when it can read immediately: async code must never wait
         // on the calling thread for a resource (a reader, a connection) that another task holds.
         let record = try await usingStore { () async throws(StoreError) in try await store.load(id) }
-        guard let record, record.expiresAt > clock() else { return nil }
-        return try decoded.session(from: record, decoder: decoder)
+        let now = clock()
+        if let record {
+            guard !record.isDeleted, record.expiresAt > now else { return nil }
+            return try decoded.session(from: record, decoder: decoder)
+        }
+        guard case .signed(let mintedAt) = kind, mintedAt + lifetime.ttl > now else { return nil }
+        return try await initial.value().session(id: id, mintedAt: mintedAt, csrfToken: ids.csrfToken(for: id), lifetime: lifetime)
     }
 
     /// The session `id` for a request that uses it: like ``load(_:)``, and when the session was
     /// due for renewal (see ``SessionLifetime``), its expiry is pushed back (a commit without
     /// history), so a session read without navigating (reloads, the API) does not count as idle.
     /// Requests that find it due together renew it once: the first commits, and the others, which
-    /// wait for its lock, then find it renewed.
+    /// wait for its lock, then find it renewed. A session not stored is not renewed: its id
+    /// expires a lifetime after it was minted, and a new one replaces it (nothing is lost).
     func loadForUse(_ id: String) async throws(WebError) -> LoadedSession? {
         guard let session = try await load(id) else { return nil }
-        guard isDueForRenewal(session.record) else { return session }
+        guard session.isStored, isDueForRenewal(session.record) else { return session }
         do {
             return try await update(session) { [self] current async throws(WebError) in
-                Change(result: (), save: isDueForRenewal(current.record))
+                Change(result: (), save: current.isStored && isDueForRenewal(current.record))
             }.1
         } catch where error.status == .notFound {
             return nil  // purged or deleted since it was loaded
@@ -77,37 +91,47 @@ final class SessionService<Step: FlowStep>: Sendable {
         }
     }
 
-    /// A new session: the app started, its start entry recorded.
-    func create() async throws(WebError) -> LoadedSession {
-        let started: (tree: NavigationTree, navigation: Navigation<Step>)
-        do { started = try await coordinator.start() } catch { throw .internalError("the app cannot start: \(error)") }
-        let now = clock()
-        var record = SessionRecord(
-            id: SessionID.random(), version: 1, tree: [], csrfToken: Hex.random(bytes: 16), lastSeq: 1,
-            createdAt: now, lastUsedAt: now, expiresAt: now + lifetime.ttl)
-        do {
-            record.tree = try started.tree.jsonBytes()
-            record.appData = try started.tree.appDataJSON()
-        } catch {
-            throw .internalError("cannot encode the new session: \(error)")
-        }
-        let start = StoredEntry(seq: 1, at: nil, source: .start, url: nil, version: 1, navigation: started.navigation)
-        let entry = try startRecord(start)
-        try await usingStore { () async throws(StoreError) in try await store.create(record, entries: [entry]) }
-        decoded.store(record.id, version: record.version, .init(tree: started.tree, extra: SessionExtra()))
-        return LoadedSession(
-            record: record, tree: started.tree, extra: SessionExtra(), committed: [start.entry(sessionCreatedAt: record.createdAt)])
+    /// A new session at the app's initial state, under a new id; nothing is stored until it
+    /// changes.
+    func fresh() async throws(WebError) -> LoadedSession {
+        let initial = try await initial.value()
+        let (id, mintedAt) = ids.mint(now: clock())
+        var session = initial.session(id: id, mintedAt: mintedAt, csrfToken: ids.csrfToken(for: id), lifetime: lifetime)
+        session.committed = [initial.start.entry(sessionCreatedAt: mintedAt)]
+        return session
+    }
+
+    /// Session `id` minted at `mintedAt`, at the app's initial state, once that is computed; for
+    /// code that cannot wait for it (``FastPagePath``).
+    @Sendable func readyInitialSession(id: String, mintedAt: Int64) -> LoadedSession? {
+        initial.ready?.session(id: id, mintedAt: mintedAt, csrfToken: ids.csrfToken(for: id), lifetime: lifetime)
+    }
+
+    /// A new session, stored at once (for API clients, which ask for one to use), its start
+    /// entry recorded. Counts against `client`'s rate of new sessions.
+    func create(client: String?) async throws(WebError) -> LoadedSession {
+        var session = try await fresh()
+        session.client = client
+        try admit(session)
+        let initial = try await initial.value()
+        try await usingStore { () async throws(StoreError) in try await store.create(session.record, entries: [initial.startRecord]) }
+        decoded.store(session.record.id, version: session.record.version, .init(tree: initial.tree, extra: SessionExtra()))
+        session.isStored = true
+        return session
     }
 
     /// Runs `body` on the session under its lock and commits what it changed. `body` starts from
     /// `known`, the session as the caller read it, when this instance has committed nothing to it
-    /// since, else from the session read again. When another instance committed to the session
-    /// meanwhile, the commit fails its version check: then the session is read again and `body`
-    /// applied again, this time with the session held exclusively in the store (so a busy
-    /// session's instances take turns rather than race); that retry cannot lose, so a change is
-    /// applied at most twice.
+    /// since, else from the session read again. A session not stored yet is stored by its first
+    /// change (with its start entry first), when its client may store another (see
+    /// ``SessionCreationLimit``). When another instance committed to the session meanwhile, the
+    /// commit fails its version check (or the first store finds it stored): then the session is
+    /// read again and `body` applied again, this time with the session held exclusively in the
+    /// store (so a busy session's instances take turns rather than race); that retry cannot
+    /// lose, so a change is applied at most twice.
     ///
-    /// - Throws: ``WebError`` `404` when the session is gone, `503` when the store fails.
+    /// - Throws: ``WebError`` `404` when the session is gone, `429` when its client stored too
+    ///   many new sessions lately, `503` when the store fails.
     func update<Result: Sendable>(
         _ known: LoadedSession, _ body: @escaping @Sendable (inout LoadedSession) async throws(WebError) -> Change<Result>
     ) async throws(WebError) -> (Result, LoadedSession) {
@@ -115,17 +139,24 @@ final class SessionService<Step: FlowStep>: Sendable {
         do {
             return try await locks.withLock(id) { () async throws -> (Result, LoadedSession) in
                 let current: LoadedSession?
-                if self.decoded.version(of: id) == known.record.version { current = known } else { current = try await self.load(id) }
+                if known.isStored, self.decoded.version(of: id) == known.record.version { current = known } else { current = try await self.load(id) }
                 guard var session = current else { throw WebError.notFound("this session does not exist or has expired") }
+                session.client = known.client
                 let appData = session.tree.appData
                 let change = try await body(&session)
                 guard change.commits else { return (change.result, session) }
                 do {
                     let prepared = try self.prepare(session, entries: change.entries, appDataBefore: appData)
-                    try await self.store.commit(prepared.record, expectedVersion: session.record.version, entries: prepared.history)
+                    if session.isStored {
+                        try await self.store.commit(prepared.record, expectedVersion: session.record.version, entries: prepared.history)
+                    } else {
+                        try self.admit(session)
+                        let start = try await self.initial.value().startRecord
+                        try await self.store.create(prepared.record, entries: [start] + prepared.history)
+                    }
                     self.storeHealth.succeeded()
                     return (change.result, self.committed(prepared, session))
-                } catch let error as StoreError where error.isConflict {
+                } catch let error as StoreError where error.isConflict || error.isDuplicate {
                     self.metrics?.recordCommitConflict()
                     return try await self.updateExclusively(id, body)
                 }
@@ -139,13 +170,22 @@ final class SessionService<Step: FlowStep>: Sendable {
         }
     }
 
+    /// Takes a token from the rate of new sessions of `session`'s client, or throws `429`.
+    private func admit(_ session: LoadedSession) throws(WebError) {
+        guard let creationLimit, let client = session.client, let wait = creationLimit.take(client, now: clock()) else { return }
+        metrics?.recordRateLimited()
+        throw .tooManyRequests(
+            "This address has started more than \(creationLimit.perMinute) sessions a minute lately. Try again in \(wait) s.",
+            retryAfter: wait)
+    }
+
     /// `body` applied to session `id` read and committed with no other writer in between.
     private func updateExclusively<Result: Sendable>(
         _ id: String, _ body: @escaping @Sendable (inout LoadedSession) async throws(WebError) -> Change<Result>
     ) async throws -> (Result, LoadedSession) {
         let now = clock()
         let outcome = try await store.exclusiveUpdate(id) { record -> ExclusiveChange<Swift.Result<(Result, LoadedSession, Prepared?), WebError>> in
-            guard let record, record.expiresAt > now else {
+            guard let record, !record.isDeleted, record.expiresAt > now else {
                 return ExclusiveChange(commit: nil, outcome: .failure(.notFound("this session does not exist or has expired")))
             }
             do throws(WebError) {
@@ -164,7 +204,13 @@ final class SessionService<Step: FlowStep>: Sendable {
     }
 
     /// The history entries of `session` after `after`, at most `limit`.
-    func history(_ session: SessionRecord, after: Int, limit: Int) async throws(WebError) -> [HistoryEntry] {
+    func history(_ session: LoadedSession, after: Int, limit: Int) async throws(WebError) -> [HistoryEntry] {
+        guard session.isStored else {
+            // Only the start entry, which is not stored yet either.
+            let start = try await initial.value().start.entry(sessionCreatedAt: session.record.createdAt)
+            return after < start.seq && limit > 0 ? [start] : []
+        }
+        let session = session.record
         let records: [HistoryRecord]
         records = try await usingStore { () async throws(StoreError) in try await store.history(session.id, after: after, limit: limit) }
         var entries: [HistoryEntry] = []
@@ -178,10 +224,22 @@ final class SessionService<Step: FlowStep>: Sendable {
         return entries
     }
 
-    /// Deletes session `id`.
-    func delete(_ id: String) async throws(WebError) {
+    /// Deletes `session` with its history. A signed id stays known as deleted until it would
+    /// have expired (a marker row, see ``SessionRecord/deleted(id:until:)``), so that it does not
+    /// come back as a new session; the marker of a session never stored counts as a new one.
+    func delete(_ session: LoadedSession) async throws(WebError) {
+        let id = session.record.id
         decoded.remove(id)
-        try await usingStore { () async throws(StoreError) in try await store.delete(id) }
+        guard case .signed(let mintedAt) = ids.check(id) else {
+            try await usingStore { () async throws(StoreError) in try await store.delete(id) }
+            return
+        }
+        let marker = SessionRecord.deleted(id: id, until: max(session.record.expiresAt, mintedAt + lifetime.ttl))
+        if !session.isStored { try admit(session) }
+        try await usingStore { () async throws(StoreError) in
+            if session.isStored { try await store.delete(id) }
+            do throws(StoreError) { try await store.create(marker, entries: []) } catch { if !error.isDuplicate { throw error } }
+        }
     }
 
     /// A session's next record and the history it appends, ready to commit.
@@ -240,14 +298,6 @@ final class SessionService<Step: FlowStep>: Sendable {
         } catch {
             throw .internalError("cannot encode history entry \(entry.seq): \(error)")
         }
-    }
-
-    /// The start entry's record: the last one's bytes again when the app started the same way.
-    private func startRecord(_ start: StoredEntry<Step>) throws(WebError) -> HistoryRecord {
-        if let last = lastStart.withLock({ $0 }), last.navigation == start.navigation { return last.record }
-        let record = try encoded(start)
-        lastStart.withLock { $0 = (start.navigation, record) }
-        return record
     }
 
     /// `body`'s answer from the store; a failure becomes `503`, and is logged (see ``StoreHealthLog``).

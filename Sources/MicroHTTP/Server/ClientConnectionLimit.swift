@@ -28,6 +28,24 @@ struct ClientAddress: Hashable, Sendable {
             return nil
         }
     }
+
+    /// The address `ip` spells (`10.0.0.1`, `::1`), or `nil` when it is not an IP address.
+    init?(ip: String) {
+        var storage = sockaddr_storage()
+        let parsed = withUnsafeMutablePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { v4 in
+                v4.pointee.sin_family = sa_family_t(AF_INET)
+                return inet_pton(AF_INET, ip, &v4.pointee.sin_addr) == 1
+            } || pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { v6 in
+                v6.pointee.sin6_family = sa_family_t(AF_INET6)
+                return inet_pton(AF_INET6, ip, &v6.pointee.sin6_addr) == 1
+            }
+        }
+        guard parsed else { return nil }
+        let address = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { ClientAddress($0) } }
+        guard let address else { return nil }
+        self = address
+    }
 }
 
 /// How many connections each client address holds, across all of a server's threads, and
@@ -39,14 +57,19 @@ struct ClientAddress: Hashable, Sendable {
 final class ClientConnectionLimit: Sendable {
     /// The most connections per address; 0: no limit (nothing is counted).
     let limit: Int
+    /// Addresses that may open any number (reverse proxies).
+    private let unlimited: Set<ClientAddress>
     private let open = Mutex<[ClientAddress: Int]>([:])
 
-    /// A limit of `limit` connections per address (0: none).
-    init(limit: Int) { self.limit = limit }
+    /// A limit of `limit` connections per address (0: none), except for `unlimited` addresses.
+    init(limit: Int, unlimited: Set<ClientAddress> = []) {
+        self.limit = limit
+        self.unlimited = unlimited
+    }
 
     /// Whether `address` may open one more connection.
     func admits(_ address: ClientAddress) -> Bool {
-        limit == 0 || open.withLock { $0[address, default: 0] } < limit
+        limit == 0 || unlimited.contains(address) || open.withLock { $0[address, default: 0] } < limit
     }
 
     /// Counts a connection from `address` that opened.

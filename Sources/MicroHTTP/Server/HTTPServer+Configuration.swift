@@ -35,6 +35,9 @@ extension HTTPServer {
         /// from one address taking every connection. Behind a reverse proxy every connection
         /// comes from the proxy: set it to 0, or above the proxy's number of connections.
         public var connectionsPerClient: Int
+        /// IP addresses (`10.0.0.1`, `::1`) that ``connectionsPerClient`` does not limit: the
+        /// reverse proxies in front of the server, whose connections carry many clients.
+        public var unlimitedClients: [String]
         /// Memory per connection for the request line and headers: 16 KB by default, which
         /// reads headers of up to about 14 KB (Node.js allows 16 KB); libmicrohttpd answers
         /// larger ones with `431` itself. libmicrohttpd 0.9 clears this memory for every request
@@ -48,7 +51,8 @@ extension HTTPServer {
         public init(
             host: String = "127.0.0.1", port: Int = 8080, threads: Int = Configuration.defaultThreads,
             maxBodySize: Int = 1 << 20, connectionTimeout: Int = 30, readTimeout: Int = 10, connectionLimit: Int = 1024,
-            connectionsPerClient: Int = 64, connectionMemoryLimit: Int = 16 << 10, shutdownGracePeriod: Duration = .seconds(10)
+            connectionsPerClient: Int = 64, unlimitedClients: [String] = [], connectionMemoryLimit: Int = 16 << 10,
+            shutdownGracePeriod: Duration = .seconds(10)
         ) {
             self.host = host
             self.port = port
@@ -58,6 +62,7 @@ extension HTTPServer {
             self.readTimeout = readTimeout
             self.connectionLimit = connectionLimit
             self.connectionsPerClient = connectionsPerClient
+            self.unlimitedClients = unlimitedClients
             self.connectionMemoryLimit = connectionMemoryLimit
             self.shutdownGracePeriod = shutdownGracePeriod
         }

@@ -62,7 +62,8 @@ public final class HTTPServer: Sendable {
         self.configuration = configuration
         self.responder = responder
         self.logger = logger
-        clientLimit = ClientConnectionLimit(limit: configuration.connectionsPerClient)
+        clientLimit = ClientConnectionLimit(
+            limit: configuration.connectionsPerClient, unlimited: Set(configuration.unlimitedClients.compactMap(ClientAddress.init(ip:))))
     }
 
     /// The port the server listens on (the chosen one when configured with `0`); `0` before
@@ -287,6 +288,9 @@ public final class HTTPServer: Sendable {
         }
         guard configuration.connectionTimeout >= 1, configuration.connectionLimit >= 1, configuration.readTimeout >= 1 else {
             throw .invalidConfiguration("the connection timeout and limit and the read timeout must be at least 1")
+        }
+        if let bad = configuration.unlimitedClients.first(where: { ClientAddress(ip: $0) == nil }) {
+            throw .invalidConfiguration("\(bad) in the clients without a connection limit is not an IP address")
         }
         guard configuration.connectionsPerClient >= 0 else {
             throw .invalidConfiguration("the connections per client must not be negative (0: no limit)")

@@ -223,18 +223,22 @@ struct TestSite {
             siteName: "Test site")
     }
 
-    static func start(sessionTTL: Int = 3600, maxBody: Int = 1 << 20, secureCookies: Bool = false) async throws -> TestSite {
+    /// A site on a free port; `configure` adjusts its web configuration, `store` is where its
+    /// sessions go (one store may serve two sites: two instances).
+    static func start(
+        sessionTTL: Int = 3600, maxBody: Int = 1 << 20, secureCookies: Bool = false, store: MemorySessionStore = MemorySessionStore(),
+        configure: (inout WebConfiguration) -> Void = { _ in }
+    ) async throws -> TestSite {
         let directory = try TestTemplates.directory()
         let templates = try TemplateLibrary(directory: directory.path)
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("Public"), withIntermediateDirectories: true)
         try "body { margin: 0 }".write(to: directory.appendingPathComponent("Public/site.css"), atomically: true, encoding: .utf8)
-        let store = MemorySessionStore()
         let clock = TestClock()
         let app = try webApp()
-        let responder = FlowWebResponder(
-            app: app, store: store, templates: templates, configuration: WebConfiguration(
-                sessionTTL: sessionTTL, secureCookies: secureCookies, publicDirectory: directory.appendingPathComponent("Public").path),
-            clock: { clock.now })
+        var configuration = WebConfiguration(
+            sessionTTL: sessionTTL, secureCookies: secureCookies, publicDirectory: directory.appendingPathComponent("Public").path)
+        configure(&configuration)
+        let responder = FlowWebResponder(app: app, store: store, templates: templates, configuration: configuration, clock: { clock.now })
         let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, maxBodySize: maxBody), responder: responder)
         try server.start()
         return TestSite(server: server, responder: responder, store: store, clock: clock, app: app)
@@ -242,8 +246,10 @@ struct TestSite {
 }
 
 /// Runs `body` with a started site and stops it afterwards.
-func withSite(sessionTTL: Int = 3600, _ body: (TestSite) async throws -> Void) async throws {
-    let site = try await TestSite.start(sessionTTL: sessionTTL)
+func withSite(
+    sessionTTL: Int = 3600, configure: (inout WebConfiguration) -> Void = { _ in }, _ body: (TestSite) async throws -> Void
+) async throws {
+    let site = try await TestSite.start(sessionTTL: sessionTTL, configure: configure)
     do {
         try await body(site)
         await site.server.stop()
@@ -285,9 +291,17 @@ extension TestBrowser {
     }
 }
 
-/// A browser on `site` with a new session (it has fetched `/`).
+/// A browser on `site` with a new session (it has fetched `/`), not stored yet.
 func startedBrowser(_ site: TestSite) async throws -> TestBrowser {
     let browser = TestBrowser(port: site.port)
     _ = try await browser.get("/")
+    return browser
+}
+
+/// A browser on `site` whose session is stored: it followed Item 7's link from `/a`; its
+/// top page is `/items/7`.
+func storedBrowser(_ site: TestSite) async throws -> TestBrowser {
+    let browser = try await startedBrowser(site)
+    _ = try await browser.follow("Item 7", on: "/a")
     return browser
 }
