@@ -30,6 +30,24 @@ struct UnstoredSessionTests {
         }
     }
 
+    @Test("a first visit to / or to the first page is answered on the server's thread, as respond(to:) answers it")
+    func firstVisitImmediately() async throws {
+        try await withSite { site in
+            _ = try await TestBrowser(port: site.port).get("/")  // the initial state is computed
+            let home = try #require(site.responder.immediateResponse(to: try Request(method: .get, target: "/")))
+            #expect(home.status == .seeOther && home.headers["Location"] == "/a")
+            let cookie = try #require(home.headers["Set-Cookie"]).prefix { $0 != ";" }
+            let page = try #require(site.responder.immediateResponse(to: try Request(method: .get, target: "/a")))
+            #expect(page.status == .ok && page.headers["Set-Cookie"] != nil)
+            let viaRespond = await site.responder.respond(to: try Request(method: .get, target: "/a", headers: ["Cookie": String(cookie)]))
+            #expect(viaRespond.status == .ok)
+            for target in ["/b", "/items/3", "/nowhere"] {
+                #expect(site.responder.immediateResponse(to: try Request(method: .get, target: target)) == nil, "\(target) takes the async path")
+            }
+            #expect(site.store.count == 0)
+        }
+    }
+
     @Test("a session is stored at its first change, its history starting with its start entry; the first page's _csrf works")
     func storedAtFirstChange() async throws {
         try await withSite { site in

@@ -23,6 +23,8 @@ final class FastPagePath: Sendable {
     private let store: any ImmediateSessionLoading
     /// What each thread keeps of the session versions it shows.
     private let shown = SessionVersionCache<ShownSession>()
+    /// The chrome of the app's initial state, made once per thread, for first visits.
+    private let initialChrome = PerThread { InitialChrome() }
     /// The decoded trees the async path shares (a page after a step is usually shown once).
     private let decoded: DecodedSessionCache
     private let decoder: StoredSessionDecoder
@@ -51,16 +53,17 @@ final class FastPagePath: Sendable {
     /// Session `id` as this thread shows it, with its page chrome (made by `chrome` once per
     /// version on each thread), when it is live and needs no renewal: stored, or not stored yet
     /// and so at the app's initial state; `nil` in every other case, a store failure included
-    /// (the async path then answers it).
+    /// (the async path then answers it). A stored session's id is not checked again: only
+    /// checked ids are ever stored.
     ///
     /// The first time a thread shows a stored version it renders the shared decoded tree; the
     /// second time it decodes a tree of its own.
     func show(_ id: String, chrome: (LoadedSession) throws(WebError) -> PageChrome) -> ShownSession? {
-        guard let kind = ids.check(id) else { return nil }
+        guard SessionIDs.isWellFormed(id) else { return nil }
         let found: SessionStamp?
         do { found = try store.stampImmediately(id) } catch { return nil }
         let now = clock()
-        guard let stamp = found else { return showInitial(id, kind, now: now, chrome: chrome) }
+        guard let stamp = found else { return showInitial(id, now: now, chrome: chrome) }
         guard stamp.version > 0, stamp.expiresAt > now, !lifetime.isDueForRenewal(lastUsedAt: stamp.lastUsedAt, now: now) else { return nil }
         var made = false
         guard let kept = try? shown.value(id, version: stamp.version, make: { () throws(WebError) -> ShownSession in
@@ -76,11 +79,31 @@ final class FastPagePath: Sendable {
     }
 
     /// Session `id`, not stored, at the app's initial state (version 1: stored versions start at
-    /// 2), while its id has not expired.
-    private func showInitial(_ id: String, _ kind: SessionIDs.Kind, now: Int64, chrome: (LoadedSession) throws(WebError) -> PageChrome) -> ShownSession? {
-        guard case .signed(let mintedAt) = kind, mintedAt + lifetime.ttl > now, let initial = initial(id, mintedAt) else {
+    /// 2), while its signed id has not expired. A thread checks an id's signature once: it keeps
+    /// the session only once checked.
+    private func showInitial(_ id: String, now: Int64, chrome: (LoadedSession) throws(WebError) -> PageChrome) -> ShownSession? {
+        if let kept = shown.kept(id, version: 1) { return kept.session.record.expiresAt > now ? kept : nil }
+        guard case .signed(let mintedAt) = ids.check(id), mintedAt + lifetime.ttl > now, let initial = initial(id, mintedAt) else {
             return nil
         }
         return try? shown.value(id, version: 1) { () throws(WebError) -> ShownSession in ShownSession(initial, chrome: try chrome(initial)) }
     }
+
+    /// A first visit (no cookie) to `path` when it is `/` or the initial state's top page: a new
+    /// session, minted now and not stored, with its chrome (made once per thread); `nil` for any
+    /// other path, or until the initial state is computed.
+    func firstVisit(to path: String, chrome: (LoadedSession) throws(WebError) -> PageChrome) -> ShownSession? {
+        let kept = initialChrome.current
+        if let made = kept.chrome, path != "/", path != made.top.url { return nil }
+        let (id, mintedAt) = ids.mint(now: clock())
+        guard let session = initial(id, mintedAt) else { return nil }
+        if kept.chrome == nil { kept.chrome = try? chrome(session) }
+        guard let made = kept.chrome, path == "/" || path == made.top.url else { return nil }
+        return ShownSession(session, chrome: made)
+    }
+}
+
+/// A thread's chrome of the app's initial state (see ``FastPagePath/firstVisit(to:chrome:)``).
+private final class InitialChrome {
+    var chrome: PageChrome?
 }

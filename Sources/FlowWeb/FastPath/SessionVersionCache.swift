@@ -18,6 +18,11 @@ final class SessionVersionCache<Value: Sendable>: Sendable {
     /// A cache that keeps up to `capacity` sessions' values per thread.
     init(capacity: Int = 1024) { self.capacity = capacity }
 
+    /// The value of version `version` of session `id`, if this thread keeps it.
+    func kept(_ id: String, version: Int) -> Value? {
+        tables.current.entries[id].flatMap { $0.version == version ? $0.value : nil }
+    }
+
     /// The value of version `version` of session `id`, made by `make` when this thread has not
     /// kept it.
     func value<Failure: Error>(_ id: String, version: Int, make: () throws(Failure) -> Value) throws(Failure) -> Value {

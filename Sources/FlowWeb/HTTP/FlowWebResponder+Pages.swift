@@ -24,12 +24,17 @@ extension FlowWebResponder {
     }
 
     /// The session's current page when it is what `request` asks for and the session reads
-    /// without waiting; `nil` otherwise (a new session, a visit, a deep link, an error page).
+    /// without waiting, or a first visit to `/` or the first page; `nil` otherwise (a visit, a
+    /// deep link, an error page).
     func currentPageImmediately(_ request: Request) -> Response? {
-        guard request.method == .get || request.method == .head, let id = request.cookie(WebConfiguration.cookieName),
-            let shown = fastPath?.show(id, chrome: composer.chrome(of:)),
-            shown.chrome.top.url == request.path
-        else { return nil }
+        guard request.method == .get || request.method == .head, let fastPath else { return nil }
+        guard let id = request.cookie(WebConfiguration.cookieName) else {
+            guard let fresh = fastPath.firstVisit(to: request.path, chrome: composer.chrome(of:)) else { return nil }
+            let response = request.path == "/"
+                ? redirect(fresh.chrome.top.url) : try? composer.render(fresh.session, notice: Self.notice(request), chrome: fresh.chrome)
+            return response.map { finish($0, setCookieFor: fresh.session, true) }
+        }
+        guard let shown = fastPath.show(id, chrome: composer.chrome(of:)), shown.chrome.top.url == request.path else { return nil }
         return try? composer.render(shown.session, notice: Self.notice(request), chrome: shown.chrome)
     }
 

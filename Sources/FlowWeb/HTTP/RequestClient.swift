@@ -16,15 +16,17 @@ enum RequestClient {
     }
 
     /// `address` without its port and brackets: `10.0.0.1:5000` → `10.0.0.1`,
-    /// `[::1]:5000` → `::1`; an address without a port stays as it is.
+    /// `[::1]:5000` → `::1`; an address without a port stays as it is. (Runs for every request
+    /// that uses a session: no string is made but the answer.)
     static func host(of address: some StringProtocol) -> String {
-        if address.hasPrefix("["), let end = address.firstIndex(of: "]") {
-            return String(address[address.index(after: address.startIndex)..<end])
+        let text = Substring(address)
+        let utf8 = text.utf8
+        if utf8.first == UInt8(ascii: "["), let end = utf8.firstIndex(of: UInt8(ascii: "]")) {
+            return String(text[utf8.index(after: utf8.startIndex)..<end])
         }
-        if address.filter({ $0 == ":" }).count == 1, let colon = address.firstIndex(of: ":") {
-            return String(address[..<colon])
-        }
-        return String(address)
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else { return String(text) }
+        // One colon: IPv4 with a port; more: an IPv6 address without brackets.
+        return utf8[utf8.index(after: colon)...].contains(UInt8(ascii: ":")) ? String(text) : String(text[..<colon])
     }
 }
 

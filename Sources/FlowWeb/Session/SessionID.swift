@@ -46,6 +46,16 @@ struct SessionIDs: Sendable {
         return (Hex.string(of: payload + signature(of: payload)), Int64(second) * 1000)
     }
 
+    /// Whether `id` has the form of a session id (72 or 48 lower-case hex digits), without
+    /// checking its signature: anything else is not even looked up.
+    static func isWellFormed(_ id: String) -> Bool {
+        var id = id
+        return id.withUTF8 { text in
+            (text.count == signedLength || text.count == unsignedLength)
+                && text.allSatisfy { $0 &- UInt8(ascii: "0") < 10 || $0 &- UInt8(ascii: "a") < 6 }
+        }
+    }
+
     /// What `id` is; `nil` when it is not an id this server could have minted (malformed,
     /// forged, signed with another secret, truncated).
     func check(_ id: String) -> Kind? {

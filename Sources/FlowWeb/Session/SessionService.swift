@@ -56,9 +56,10 @@ final class SessionService<Step: FlowStep>: Sendable {
 
     /// The session `id` if this server minted it and it has not expired or been deleted: as
     /// stored, or at the app's initial state while nothing is stored under it. Its tree comes
-    /// from the cache of decoded trees when this instance saw the stored version already.
+    /// from the cache of decoded trees when this instance saw the stored version already. The
+    /// signature of an id found stored is not checked again: only checked ids are ever stored.
     func load(_ id: String) async throws(WebError) -> LoadedSession? {
-        guard let kind = ids.check(id) else { return nil }
+        guard SessionIDs.isWellFormed(id) else { return nil }
         // The store's async read, even when it can read immediately: async code must never wait
         // on the calling thread for a resource (a reader, a connection) that another task holds.
         let record = try await usingStore { () async throws(StoreError) in try await store.load(id) }
@@ -67,7 +68,7 @@ final class SessionService<Step: FlowStep>: Sendable {
             guard !record.isDeleted, record.expiresAt > now else { return nil }
             return try decoded.session(from: record, decoder: decoder)
         }
-        guard case .signed(let mintedAt) = kind, mintedAt + lifetime.ttl > now else { return nil }
+        guard case .signed(let mintedAt) = ids.check(id), mintedAt + lifetime.ttl > now else { return nil }
         return try await initial.value().session(id: id, mintedAt: mintedAt, csrfToken: ids.csrfToken(for: id), lifetime: lifetime)
     }
 

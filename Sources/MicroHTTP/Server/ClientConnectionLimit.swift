@@ -16,16 +16,26 @@ struct ClientAddress: Hashable, Sendable {
     init?(_ address: UnsafePointer<sockaddr>) {
         switch Int32(address.pointee.sa_family) {
         case AF_INET:
-            let ip = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt32(bigEndian: $0.pointee.sin_addr.s_addr) }
-            high = 0
-            low = 0xFFFF_0000_0000 | UInt64(ip)
+            // As the IPv4-mapped IPv6 address ::ffff:a.b.c.d, byte for byte.
+            var mapped = in6_addr()
+            var ip = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
+            withUnsafeMutableBytes(of: &mapped) { raw in
+                raw[10] = 0xFF
+                raw[11] = 0xFF
+                withUnsafeBytes(of: &ip) { raw.baseAddress!.advanced(by: 12).copyMemory(from: $0.baseAddress!, byteCount: 4) }
+            }
+            (high, low) = Self.words(of: &mapped)
         case AF_INET6:
             var bytes = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_addr }
-            (high, low) = withUnsafeBytes(of: &bytes) { raw in
-                (raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-            }
+            (high, low) = Self.words(of: &bytes)
         default:
             return nil
+        }
+    }
+
+    private static func words(of address: inout in6_addr) -> (UInt64, UInt64) {
+        withUnsafeBytes(of: &address) { raw in
+            (raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
         }
     }
 
