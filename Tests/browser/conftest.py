@@ -5,6 +5,8 @@ import pathlib
 import socket
 import subprocess
 import time
+import urllib.error
+import urllib.request
 
 import pytest
 from selenium import webdriver
@@ -107,6 +109,43 @@ class Demo:
         self.wait_for_path("/onboarding/apikey")
         self.type("apiKey", "demo-key")
         self.click_button("apiKeyIsFilledIn")
+
+    def tree_top(self):
+        """The URL of the top page of this browser's session, as the server's API says (read
+        beside the browser, with its cookie: the browser's page stays as it is)."""
+        cookie = self.driver.get_cookie("flowserver_session")
+        if cookie is None:
+            return None
+        request = urllib.request.Request(self.base + "/api/v1/session", headers={"Cookie": f"flowserver_session={cookie['value']}"})
+        try:
+            with urllib.request.urlopen(request, timeout=5) as response:
+                return json.loads(response.read())["top"]["url"]
+        except urllib.error.HTTPError:
+            return None
+
+    def assert_tree_follows(self, seconds=5):
+        """The session's top page becomes the page in the address bar within `seconds` (a page
+        restored from the back/forward cache first asks, then loads itself again)."""
+        deadline = time.monotonic() + seconds
+        while True:
+            path, top = self.path().split("?")[0], self.tree_top()
+            if top == path and self.driver.execute_script("return document.readyState") == "complete":
+                return
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the address bar shows {path}, the session's tree {top}")
+            time.sleep(0.05)
+
+    def back(self):
+        self.driver.back()
+        self.assert_tree_follows()
+
+    def forward(self):
+        self.driver.forward()
+        self.assert_tree_follows()
+
+    def refresh(self):
+        self.driver.refresh()
+        self.assert_tree_follows()
 
     def screenshot(self, name):
         ARTIFACTS.mkdir(parents=True, exist_ok=True)

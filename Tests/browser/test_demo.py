@@ -1,4 +1,6 @@
 """The Movies demo in a real headless Chromium: clicks, typing, Back/Forward/Refresh."""
+from selenium.webdriver.support.ui import WebDriverWait
+
 from conftest import Demo, make_driver
 
 
@@ -42,15 +44,44 @@ def test_movie_cast_back_back_forward(demo):
     demo.click_link("Harrison Ford")
     demo.wait_for_path("/cast/4")
     assert "Harrison Ford" in demo.text()
-    demo.driver.back()
+    demo.back()
     demo.wait_for_path("/movies/2")
     assert "Blade Runner" in demo.text() and "1982" in demo.text()
-    demo.driver.back()
+    demo.back()
     demo.wait_for_path("/wishlist")
     assert "Wishlist" in demo.text()
-    demo.driver.forward()
+    demo.forward()
     demo.wait_for_path("/movies/2")
     assert "Blade Runner" in demo.text()
+    demo.forward()
+    demo.wait_for_path("/cast/4")
+    assert "Harrison Ford" in demo.text()
+
+
+def test_back_from_the_back_forward_cache_moves_the_tree(demo):
+    """Chromium restores pages from its back/forward cache without asking the server; the
+    restored page makes the visit itself."""
+    demo.onboard()
+    demo.wait_for_path("/wishlist")
+    demo.assert_tree_follows()
+    # Notes in this tab's session storage each time a page is restored from the cache.
+    demo.driver.execute_script(
+        "window.addEventListener('pageshow', (e) => { if (e.persisted) sessionStorage.setItem('restored', location.pathname) })")
+    demo.click_link("Alien")
+    demo.wait_for_path("/movies/1")
+    demo.back()
+    assert demo.driver.execute_script("return sessionStorage.getItem('restored')") == "/wishlist", "not restored from the cache"
+    assert "Wishlist" in demo.text()
+    # Back to a modal page that was closed: it left the tree and no route leads to it, so the
+    # server's answer, as without the cache, is its 404 page linking to the top; the tree stays.
+    demo.follow("About", "/about")
+    demo.follow("Close", "/wishlist")
+    demo.driver.back()
+    demo.wait_for_path("/about")
+    WebDriverWait(demo.driver, 5).until(lambda d: "There is no page at /about." in demo.text())
+    assert demo.tree_top() == "/wishlist"
+    demo.follow("Back to where you were", "/wishlist")
+    demo.assert_tree_follows()
 
 
 def test_refresh_changes_nothing(demo):
@@ -60,8 +91,8 @@ def test_refresh_changes_nothing(demo):
     demo.wait_for_path("/movies/1")
     before = len(demo.history())
     demo.open("/movies/1")
-    demo.driver.refresh()
-    demo.driver.refresh()
+    demo.refresh()
+    demo.refresh()
     assert "Alien" in demo.text()
     assert len(demo.history()) == before
 
