@@ -112,6 +112,38 @@ public final class TestConnection {
         return response
     }
 
+    /// Reads a streamed (chunked) body's data, after ``readHead()``, until it holds `marker`;
+    /// answers everything read up to and including it. Throws when the stream ends first, or
+    /// when nothing comes within the receive timeout.
+    public func readStream(until marker: String) throws -> String {
+        var text = ""
+        while !text.contains(marker) {
+            let lineEnd = try readUntil(Array("\r\n".utf8))
+            let size = Int(String(decoding: buffer[..<lineEnd], as: UTF8.self), radix: 16) ?? 0
+            buffer.removeFirst(lineEnd + 2)
+            try fill(size + 2)
+            text += String(decoding: buffer[..<size], as: UTF8.self)
+            buffer.removeFirst(size + 2)
+            if size == 0 { throw TestConnectionError(description: "the stream ended before \(marker): \(text)") }
+        }
+        return text
+    }
+
+    /// Reads a response's status and headers only (for a streamed body, read with
+    /// ``readStream(until:)``).
+    public func readHead() throws -> TestResponse {
+        let headEnd = try readUntil(Array("\r\n\r\n".utf8))
+        let headText = String(decoding: buffer[..<headEnd], as: UTF8.self)
+        buffer.removeFirst(headEnd + 4)
+        var lines = headText.components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst().split(separator: " ")
+        let headers = lines.compactMap { line -> (name: String, value: String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        return TestResponse(status: statusLine.count >= 2 ? Int(statusLine[1]) ?? 0 : 0, headers: headers, body: [])
+    }
+
     /// Whether the peer closed the connection within `seconds` (reads and discards data).
     public func waitForClose(seconds: Double) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)

@@ -12,12 +12,20 @@ public struct Response: Sendable {
     public var headers: HTTPHeaders
     /// The body bytes.
     public var body: [UInt8]
+    /// A body sent while it is produced, instead of ``body`` (see ``ResponseStream``).
+    public var stream: ResponseStream?
 
     /// A response with everything given.
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// A response whose body is `stream`, sent chunked while it is produced.
+    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], stream: ResponseStream) {
+        self.init(status: status, headers: headers)
+        self.stream = stream
     }
 
     /// A response with a body of the given media type.

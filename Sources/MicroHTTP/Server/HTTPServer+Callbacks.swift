@@ -257,13 +257,37 @@ extension HTTPServer {
     /// arrays would be a write to memory that all threads share.
     private func queue(_ response: consuming Response, for context: RequestContext) -> MHD_Result {
         context.stage = .answered
+        if let stream = response.stream { return queue(streaming: response, stream, for: context) }
         let lent = LentResponseBody()
         guard let created = lent.libmicrohttpdResponse(lending: response.body) else {
             logger.error("libmicrohttpd could not create a response of \(response.body.count) bytes")
             return MHD_Result.NO
         }
         defer { MHD_destroy_response(created) }
-        response.headers.forEachField { name, value in
+        addHeaders(response.headers, to: created)
+        let status = UInt32(response.status.code)
+        lent.keep((consume response).body)
+        return MHD_queue_response(context.connection.pointer, status, created)
+    }
+
+    /// Queues a response whose body `stream` produces (chunked; libmicrohttpd asks for more as it
+    /// sends), and keeps the stream among the server's until it closes, so a stop can end it.
+    private func queue(streaming response: borrowing Response, _ stream: ResponseStream, for context: RequestContext) -> MHD_Result {
+        let reader = Unmanaged.passRetained(StreamReader(stream: stream, connection: context.connection))
+        guard let created = MHD_create_response_from_callback(UInt64.max, 16 << 10, readStream, reader.toOpaque(), releaseStream) else {
+            reader.release()
+            stream.closed()
+            logger.error("libmicrohttpd could not create a streamed response")
+            return MHD_Result.NO
+        }
+        defer { MHD_destroy_response(created) }
+        addHeaders(response.headers, to: created)
+        keep(stream)
+        return MHD_queue_response(context.connection.pointer, UInt32(response.status.code), created)
+    }
+
+    private func addHeaders(_ headers: HTTPHeaders, to created: OpaquePointer) {
+        headers.forEachField { name, value in
             guard !HTTPHeaders.same(name, "Content-Length") else { return }
             // `withCString`: a short string is copied on the stack, where passing the `String`
             // itself would allocate a C copy of it.
@@ -275,9 +299,6 @@ extension HTTPServer {
                 return
             }
         }
-        let status = UInt32(response.status.code)
-        lent.keep((consume response).body)
-        return MHD_queue_response(context.connection.pointer, status, created)
     }
 
     private func readHeaders(_ connection: OpaquePointer) -> HTTPHeaders {
@@ -322,4 +343,27 @@ private final class LentResponseBody {
 private func releaseResponseBody(_ lent: UnsafeMutableRawPointer?) {
     guard let lent else { return }
     Unmanaged<LentResponseBody>.fromOpaque(lent).release()
+}
+
+/// What libmicrohttpd's content reader of a streamed response holds: the stream, and the
+/// connection it suspends while the stream has nothing to send.
+private final class StreamReader {
+    let stream: ResponseStream
+    let connection: ConnectionHandle
+
+    init(stream: ResponseStream, connection: ConnectionHandle) {
+        self.stream = stream
+        self.connection = connection
+    }
+}
+
+private func readStream(_ reader: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ max: Int) -> Int {
+    guard let reader, let buffer else { return -2 }  // MHD_CONTENT_READER_END_WITH_ERROR
+    let stream = Unmanaged<StreamReader>.fromOpaque(reader).takeUnretainedValue()
+    return stream.stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max), connection: stream.connection)
+}
+
+private func releaseStream(_ reader: UnsafeMutableRawPointer?) {
+    guard let reader else { return }
+    Unmanaged<StreamReader>.fromOpaque(reader).takeRetainedValue().stream.closed()
 }

@@ -45,6 +45,10 @@ public final class HTTPServer: Sendable {
         var port = 0
         /// Connections suspended while their responder works, by their request context.
         var suspended: [ObjectIdentifier: RequestContext] = [:]
+        /// Streamed responses still open, which a stop ends.
+        var streams: [ObjectIdentifier: ResponseStream] = [:]
+        /// Set when the stop begins: streams are ended, and new ones end at once.
+        var endsStreams = false
         /// Set once the stop has answered every suspended connection: later requests get `503`.
         var refusesWork = false
         var shutdownRequested = false
@@ -198,6 +202,11 @@ public final class HTTPServer: Sendable {
         // Stops accepting. MHD's threads may still touch the quiesced sockets, so microhttpd.h
         // requires closing them only after MHD_stop_daemon has returned.
         daemons.forEach { _ = MHD_quiesce_daemon($0.pointer) }
+        let streams = state.withLock { state in
+            state.endsStreams = true
+            return Array(state.streams.values)
+        }
+        streams.forEach { $0.finish() }
         let clock = ContinuousClock()
         await waitForInFlightRequests(on: daemons, until: clock.now + configuration.shutdownGracePeriod)
         var report = StopReport()
@@ -229,6 +238,18 @@ public final class HTTPServer: Sendable {
         waiters.forEach { $0.resume(returning: report) }
         logger.debug("stopped")
         return report
+    }
+
+    /// Keeps `stream` among the open streams until it closes; ends it at once when the server is
+    /// stopping.
+    func keep(_ stream: ResponseStream) {
+        let key = ObjectIdentifier(stream)
+        let ending = state.withLock { state in
+            if !state.endsStreams { state.streams[key] = stream }
+            return state.endsStreams
+        }
+        if ending { return stream.finish() }
+        stream.onClose { [weak self] in _ = self?.state.withLock { $0.streams.removeValue(forKey: key) } }
     }
 
     /// Answers every connection still waiting for its responder with `503`, from now on refuses
