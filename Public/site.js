@@ -21,3 +21,42 @@ window.addEventListener("pageshow", (event) => {
     })
     .catch(() => {});
 });
+
+// Live tabs: a page listens to its session's changes (`GET /_events`) and, when the session
+// moves to another page (in another tab, through the API, on another instance), says so, with a
+// link to the current page. Nothing changes the tree without a user action. The stream is closed
+// while the page is left or kept in the back/forward cache, and opened again when it is shown.
+(() => {
+  const version = Number(document.body.dataset.version);
+  if (!version || !window.EventSource || window.location.pathname.startsWith("/_")) return;
+  let source = null;
+  const banner = document.createElement("p");
+  banner.className = "live-banner";
+  banner.setAttribute("role", "status");
+  const show = (top) => {
+    if (top.url === window.location.pathname) {
+      banner.remove();
+      return;
+    }
+    banner.textContent = "This page changed in another tab — ";
+    const link = document.createElement("a");
+    link.href = top.url;
+    link.textContent = "Go to the current page";
+    banner.append(link);
+    if (!banner.isConnected) document.body.prepend(banner);
+  };
+  const open = () => {
+    source = new EventSource("/_events?version=" + version);
+    source.addEventListener("version", (event) => show(JSON.parse(event.data).top));
+  };
+  const close = () => {
+    if (source) source.close();
+    source = null;
+  };
+  open();
+  window.addEventListener("beforeunload", close);
+  window.addEventListener("pagehide", close);
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted && !source) open();
+  });
+})();

@@ -5,7 +5,7 @@ enum EnvironmentArguments {
     static let options = [
         "host", "port", "store", "templates", "public", "session-ttl", "threads", "max-body", "max-connections",
         "max-connections-per-client", "read-timeout", "idle-timeout", "session-secret", "new-sessions-per-minute", "new-session-burst",
-        "trusted-proxy", "log-level",
+        "trusted-proxy", "max-event-streams", "max-event-streams-per-session", "log-level",
     ]
     /// The on/off flags that an environment variable may set.
     static let flags = ["secure-cookies"]

@@ -81,6 +81,14 @@ struct FlowServerCommand: ParsableCommand {
         trustedProxy.flatMap { $0.split(separator: ",") }.map { String($0.filter { $0 != " " }) }.filter { !$0.isEmpty }
     }
 
+    @Option(
+        name: .customLong("max-event-streams"),
+        help: "The most live-tab event streams (GET /_events) open at once; each holds a connection, so --max-connections bounds them too.")
+    var maxEventStreams = 1000
+
+    @Option(name: .customLong("max-event-streams-per-session"), help: "The most event streams one session may hold open (its open tabs).")
+    var maxEventStreamsPerSession = 16
+
     @Flag(name: .customLong("secure-cookies"), help: "Add Secure to the session cookie (serve over HTTPS).")
     var secureCookies = false
 
@@ -105,6 +113,9 @@ struct FlowServerCommand: ParsableCommand {
         }
         if let bad = trustedProxies.first(where: { !Self.isIPAddress($0) }) {
             throw ValidationError("--trusted-proxy takes IP addresses (10.0.0.1, ::1), got \(bad)")
+        }
+        guard maxEventStreams >= 0, maxEventStreamsPerSession >= 0 else {
+            throw ValidationError("--max-event-streams and --max-event-streams-per-session must not be negative (0: none)")
         }
         guard readTimeout >= 1, idleTimeout >= 1 else {
             throw ValidationError("--read-timeout and --idle-timeout must be at least 1 second, got \(readTimeout) and \(idleTimeout)")

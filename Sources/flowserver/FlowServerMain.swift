@@ -79,7 +79,8 @@ enum FlowServerMain {
             configuration: WebConfiguration(
                 sessionTTL: command.sessionTTL, secureCookies: command.secureCookies, publicDirectory: command.publicDirectory,
                 sessionSecret: secret, newSessionsPerMinute: command.newSessionsPerMinute, newSessionBurst: command.newSessionBurst,
-                trustedProxies: Set(command.trustedProxies)),
+                trustedProxies: Set(command.trustedProxies), eventStreamsPerSession: command.maxEventStreamsPerSession,
+                eventStreams: command.maxEventStreams),
             logger: Logger(label: "flowserver.web"))
         let server = HTTPServer(
             configuration: .init(

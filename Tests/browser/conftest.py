@@ -110,6 +110,12 @@ class Demo:
         self.type("apiKey", "demo-key")
         self.click_button("apiKeyIsFilledIn")
 
+    def without_live_tabs(self):
+        """Pages in this browser open no event stream from now on (no `EventSource`): Chromium
+        keeps a `no-store` page in its back/forward cache only when its scripts made no network
+        request, so this is a browser whose cache restores the demo's pages."""
+        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": "delete window.EventSource;"})
+
     def tree_top(self):
         """The URL of the top page of this browser's session, as the server's API says (read
         beside the browser, with its cookie: the browser's page stays as it is)."""

@@ -1,4 +1,6 @@
 """The Movies demo in a real headless Chromium: clicks, typing, Back/Forward/Refresh."""
+import time
+
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import Demo, make_driver
@@ -60,7 +62,9 @@ def test_movie_cast_back_back_forward(demo):
 
 def test_back_from_the_back_forward_cache_moves_the_tree(demo):
     """Chromium restores pages from its back/forward cache without asking the server; the
-    restored page makes the visit itself."""
+    restored page makes the visit itself. (With live tabs, a page's event stream keeps it out of
+    Chromium's cache, and Back reaches the server: so this browser has none.)"""
+    demo.without_live_tabs()
     demo.onboard()
     demo.wait_for_path("/wishlist")
     demo.assert_tree_follows()
@@ -221,3 +225,24 @@ def test_the_phone_layout(demo):
     demo.open("/wishlist")
     demo.screenshot("phone-wishlist")
     assert demo.driver.execute_script("return document.documentElement.scrollWidth") <= 400
+
+
+def test_live_tabs_a_step_in_one_tab_shows_a_banner_in_the_other(demo):
+    demo.onboard()
+    demo.wait_for_path("/wishlist")
+    first = demo.driver.current_window_handle
+    demo.driver.switch_to.new_window("tab")
+    demo.open("/wishlist")
+    demo.wait_for_path("/wishlist")
+    demo.click_link("Alien")
+    demo.wait_for_path("/movies/1")
+    stepped = time.monotonic()
+    demo.driver.switch_to.window(first)
+    WebDriverWait(demo.driver, 5, poll_frequency=0.02).until(lambda d: d.find_elements("css selector", ".live-banner a"))
+    assert time.monotonic() - stepped < 1, "the banner took more than a second"
+    assert demo.path() == "/wishlist" and demo.tree_top() == "/movies/1", "the banner changed nothing"
+    assert "This page changed in another tab" in demo.text()
+    demo.screenshot("live-banner")
+    demo.follow("Go to the current page", "/movies/1")
+    demo.assert_tree_follows()
+    assert not demo.driver.find_elements("css selector", ".live-banner")

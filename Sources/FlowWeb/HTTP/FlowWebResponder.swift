@@ -33,6 +33,7 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
             app: app, store: store, ttlSeconds: configuration.sessionTTL, secret: configuration.sessionSecret ?? SessionIDs.randomSecret(),
             creationLimit: configuration.newSessionsPerMinute > 0
                 ? SessionCreationLimit(perMinute: configuration.newSessionsPerMinute, burst: max(1, configuration.newSessionBurst)) : nil,
+            events: SessionEvents(limits: .init(perSession: configuration.eventStreamsPerSession, total: configuration.eventStreams)),
             observers: observers, metrics: metrics, logger: logger, clock: clock ?? SessionClock.nowMilliseconds)
         self.sessions = sessions
         fastPath = (store as? any ImmediateSessionLoading).map { store in
@@ -74,7 +75,7 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
 
     /// What a request is for, by its path; the raw value names it in the metrics.
     enum Route: String {
-        case healthz, metrics, `public`, api, step, inspector, page
+        case healthz, metrics, `public`, api, step, inspector, events, page
 
         init(_ segments: [String]) {
             switch segments.first {
@@ -84,6 +85,7 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
             case "api" where segments.count >= 2 && segments[1] == "v1": self = .api
             case "_step": self = .step
             case "_inspector" where segments.count == 1: self = .inspector
+            case "_events" where segments.count == 1: self = .events
             default: self = .page
             }
         }
@@ -107,6 +109,8 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
             return await respondToStep(request)
         case .inspector:
             return await respondToInspector(request)
+        case .events:
+            return await respondToEvents(request)
         case .page:
             return await respondToPage(request)
         }

@@ -23,12 +23,18 @@ public struct WebConfiguration: Sendable {
     /// last one in `X-Forwarded-For` that is not itself a trusted proxy. From anyone else the
     /// header is ignored.
     public var trustedProxies: Set<String>
+    /// The most event streams (`GET /_events`, live tabs) one session may hold open, and all
+    /// sessions together; each holds a connection, so the server's connection limits bound
+    /// them too.
+    public var eventStreamsPerSession: Int
+    public var eventStreams: Int
 
     /// A configuration with safe defaults: a new-session rate that no office behind one address
     /// reaches (60 a minute, bursts of 120).
     public init(
         sessionTTL: Int = 86_400, secureCookies: Bool = false, publicDirectory: String? = nil, maxFields: Int = 1000,
-        sessionSecret: [UInt8]? = nil, newSessionsPerMinute: Int = 60, newSessionBurst: Int = 120, trustedProxies: Set<String> = []
+        sessionSecret: [UInt8]? = nil, newSessionsPerMinute: Int = 60, newSessionBurst: Int = 120, trustedProxies: Set<String> = [],
+        eventStreamsPerSession: Int = 16, eventStreams: Int = 1000
     ) {
         self.sessionTTL = sessionTTL
         self.secureCookies = secureCookies
@@ -38,6 +44,8 @@ public struct WebConfiguration: Sendable {
         self.newSessionsPerMinute = newSessionsPerMinute
         self.newSessionBurst = newSessionBurst
         self.trustedProxies = trustedProxies
+        self.eventStreamsPerSession = eventStreamsPerSession
+        self.eventStreams = eventStreams
     }
 
     /// A new random session secret (32 bytes), for ``sessionSecret`` or for a store to keep.

@@ -34,6 +34,9 @@ public struct WebError: Error, Sendable, CustomStringConvertible {
     static func tooManyRequests(_ detail: String, retryAfter seconds: Int) -> Self {
         Self(HTTPStatus(429), "Too many new sessions", detail, headers: ["Retry-After": "\(seconds)"])
     }
+    static func tooManyStreams(_ detail: String) -> Self {
+        Self(HTTPStatus(429), "Too many event streams", detail, headers: ["Retry-After": "15"])
+    }
     static func internalError(_ detail: String) -> Self { Self(.internalServerError, "Internal error", detail) }
 
     public var description: String { "\(status.code) \(title): \(detail)" }

@@ -77,7 +77,7 @@ final class PageComposer: Sendable {
         main.append("html", .string(try fragment(chrome.base, session, form: form)))
         main.append("title", .string(chrome.baseTitle))
         main.append("back", chrome.baseBack)
-        var context = TemplateObject(capacity: 7)
+        var context = TemplateObject(capacity: 8)
         let copies = threadCopies.current
         context.append("siteName", .string(copies.siteName))
         context.append("title", .string(chrome.documentTitle))
@@ -86,6 +86,7 @@ final class PageComposer: Sendable {
         context.append("tabBar", chrome.tabBar)
         context.append("modal", modal)
         context.append("csrf", .string(session.record.csrfToken))
+        context.append("version", .int(session.record.version))
         let html: [UInt8]
         do { html = try templates.render("layout", context: .object(context)) } catch { throw .internalError("the layout cannot render: \(error)") }
         return Response(

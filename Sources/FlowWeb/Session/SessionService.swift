@@ -30,6 +30,8 @@ final class SessionService<Step: FlowStep>: Sendable {
     let initial: InitialState<Step>
     /// How fast one client may have new sessions stored (`nil`: no limit).
     let creationLimit: SessionCreationLimit?
+    /// The open event streams, told of every commit.
+    let events: SessionEvents
     let locks = SessionLocks()
     let clock: @Sendable () -> Int64
     let metrics: WebMetrics?
@@ -39,8 +41,8 @@ final class SessionService<Step: FlowStep>: Sendable {
     let decoded = DecodedSessionCache(capacity: 4096)
 
     init(app: WebApp<Step>, store: any SessionStore, ttlSeconds: Int, secret: [UInt8], creationLimit: SessionCreationLimit? = nil,
-         observers: [any NavigationObserver<Step>], metrics: WebMetrics? = nil, logger: Logger = Logger(label: "FlowWeb"),
-         clock: @escaping @Sendable () -> Int64 = SessionClock.nowMilliseconds) {
+         events: SessionEvents = SessionEvents(limits: .init(perSession: 16, total: 1000)), observers: [any NavigationObserver<Step>],
+         metrics: WebMetrics? = nil, logger: Logger = Logger(label: "FlowWeb"), clock: @escaping @Sendable () -> Int64 = SessionClock.nowMilliseconds) {
         self.metrics = metrics
         storeHealth = StoreHealthLog(logger: logger)
         self.app = app
@@ -48,6 +50,7 @@ final class SessionService<Step: FlowStep>: Sendable {
         initial = InitialState(coordinator: coordinator)
         ids = SessionIDs(secret: secret)
         self.creationLimit = creationLimit
+        self.events = events
         self.store = store
         lifetime = SessionLifetime(ttlSeconds: ttlSeconds)
         decoder = StoredSessionDecoder(registry: app.flows.registry)
@@ -286,6 +289,9 @@ final class SessionService<Step: FlowStep>: Sendable {
         session.committed = prepared.entries.map { $0.entry(sessionCreatedAt: prepared.record.createdAt) }
         session.extra.changed = false
         decoded.store(prepared.record.id, version: prepared.record.version, .init(tree: session.tree, extra: session.extra))
+        if let top = session.tree.top {
+            events.publish(prepared.record.id, version: prepared.record.version, top: PageReference(node: top.id.rawValue, url: top.url))
+        }
         return session
     }
 
