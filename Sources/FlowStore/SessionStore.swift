@@ -32,6 +32,11 @@ public protocol SessionStore: Sendable {
     /// none yet, `proposed`, kept from now on. So every instance on one database signs alike,
     /// and ids outlive a restart.
     func sessionSecret(proposing proposed: [UInt8]) async throws(StoreError) -> [UInt8]
+    /// Whether other processes (instances) may change the sessions too: then each instance asks
+    /// for the versions of the sessions it streams changes of (see ``versions(of:)``).
+    var isShared: Bool { get }
+    /// The stored version of each of `ids` that is stored.
+    func versions(of ids: [String]) async throws(StoreError) -> [String: Int]
     /// Reads session `id` (`nil`: none), hands it to `change`, and commits the record and
     /// entries `change` returns, if any, with no other writer's commit in between: on a shared
     /// store the session stays locked meanwhile (PostgreSQL: `SELECT … FOR UPDATE`), and writers
@@ -60,6 +65,16 @@ public struct ExclusiveChange<Outcome: Sendable>: Sendable {
 }
 
 extension SessionStore {
+    /// A store of one process's own.
+    public var isShared: Bool { false }
+
+    /// One load per id; a shared store asks once for all.
+    public func versions(of ids: [String]) async throws(StoreError) -> [String: Int] {
+        var versions: [String: Int] = [:]
+        for id in ids { if let record = try await load(id) { versions[id] = record.version } }
+        return versions
+    }
+
     public func exclusiveUpdate<Outcome: Sendable>(
         _ id: String, _ change: @escaping @Sendable (SessionRecord?) async -> ExclusiveChange<Outcome>
     ) async throws(StoreError) -> Outcome {

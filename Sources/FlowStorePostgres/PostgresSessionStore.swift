@@ -95,6 +95,19 @@ public final class PostgresSessionStore: SessionStore {
         (2, ["CREATE TABLE settings (name TEXT PRIMARY KEY, value BYTEA NOT NULL)"]),
     ]
 
+    /// Instances share the database.
+    public var isShared: Bool { true }
+
+    public func versions(of ids: [String]) async throws(StoreError) -> [String: Int] {
+        guard !ids.isEmpty else { return [:] }
+        return try await bounded {
+            var versions: [String: Int] = [:]
+            let rows = try await self.client.query("SELECT id, version FROM sessions WHERE id = ANY(\(ids))", logger: self.logger)
+            for try await (id, version) in rows.decode((String, Int64).self) { versions[id] = Int(version) }
+            return versions
+        }
+    }
+
     public func load(_ id: String) async throws(StoreError) -> SessionRecord? {
         try await bounded {
             try await Self.record(from: self.client.query(Self.select(id, locking: false), logger: self.logger))

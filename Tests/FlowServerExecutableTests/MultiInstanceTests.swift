@@ -103,6 +103,12 @@ private func commitConflicts(port: Int) async throws -> Int {
     return line.flatMap { $0.split(separator: " ").last }.flatMap { Int(Double($0) ?? 0) } ?? 0
 }
 
+/// A stream's connection, handed between the test and `onThread` (used by one at a time).
+private final class StreamBox: @unchecked Sendable {
+    let connection: TestConnection
+    init(_ connection: TestConnection) { self.connection = connection }
+}
+
 /// The `flowserver_sessions_live` gauge of the server at `port` (the store's count).
 private func liveSessions(port: Int) async throws -> Int {
     let text = try await TestBrowser(port: port).get("/metrics").text
@@ -202,6 +208,24 @@ struct MultiInstanceTests {
             #expect(try await stranger.get(top).header("Set-Cookie") != nil, "\(forged) is replaced")
             #expect(stranger.cookie("flowserver_session") != forged)
         }
+    }
+
+    @Test("a step on A reaches an event stream open on B (live tabs across instances)")
+    func streamsAcrossInstances() async throws {
+        let (cluster, a, b, portA, portB) = try instances()
+        defer { withExtendedLifetime((cluster, a, b)) {} }
+        let onA = try await SessionClient.onboarded(port: portA)
+        let session = onA.session
+        let stream = try await onThread { () -> StreamBox in
+            let connection = try TestConnection(port: portB, receiveTimeout: 10)
+            try connection.send("GET /api/v1/session/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(session)\r\n\r\n")
+            #expect(try connection.readHead().status == 200)
+            _ = try connection.readStream(until: "retry:")
+            return StreamBox(connection)
+        }
+        #expect(try await onA.pickMovie(3).top == "/movies/3")
+        let event = try await onThread { try stream.connection.readStream(until: "event: version") }
+        #expect(event.contains("\"url\":\"/movies/3\""))
     }
 
     @Test("stopping the database mid-run gives 503s with Retry-After, loses nothing acknowledged, and service comes back by itself")

@@ -33,6 +33,25 @@ struct EventStreamTests {
         }
     }
 
+    @Test("API clients get the same stream with their bearer token")
+    func apiStream() async throws {
+        try await withSite { site in
+            let browser = try await storedBrowser(site)
+            let id = try #require(browser.cookie("flowserver_session"))
+            let port = site.port
+            let (stream, head) = try await onThread {
+                try openEvents(port: port, cookie: nil, headers: "Authorization: Bearer \(id)\r\nLast-Event-ID: 1\r\n", target: "/api/v1/session/events")
+            }
+            #expect(head.status == 200 && head.header("Content-Type") == "text/event-stream")
+            let event = try await onThread { try stream.value.readStream(until: "event: version") }
+            #expect(event.contains("\"url\":\"/items/7\""))
+            let (_, refused) = try await onThread {
+                try openEvents(port: port, cookie: nil, headers: "Authorization: Bearer nobody\r\n", target: "/api/v1/session/events")
+            }
+            #expect(refused.status == 401)
+        }
+    }
+
     @Test("a page's older version or Last-Event-ID gets the current version at once; no session: 204, no cookie; a limit per session")
     func catchUpAndLimits() async throws {
         try await withSite(configure: { $0.eventStreamsPerSession = 2 }) { site in

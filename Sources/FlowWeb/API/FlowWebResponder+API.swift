@@ -29,6 +29,9 @@ extension FlowWebResponder {
             default:
                 throw .methodNotAllowed("GET, HEAD, DELETE")
             }
+        case ["session", "events"]:
+            guard method == .get || method == .head else { throw .methodNotAllowed("GET, HEAD") }
+            return events(of: try await authenticated(request), for: request)
         case ["session", "history"]:
             guard method == .get || method == .head else { throw .methodNotAllowed("GET, HEAD") }
             let session = try await authenticated(request)

@@ -12,7 +12,13 @@ extension FlowWebResponder {
         if let id = request.cookie(WebConfiguration.cookieName) {
             do { session = try await sessions.load(id) } catch { return error.problem }
         }
-        guard let session, let top = session.tree.top else { return Response(status: .noContent) }
+        guard let session else { return Response(status: .noContent) }
+        return events(of: session, for: request)
+    }
+
+    /// The event stream of `session` for `request` (`/_events`, `/api/v1/session/events`).
+    func events(of session: LoadedSession, for request: Request) -> Response {
+        guard let top = session.tree.top else { return WebError.internalError("the session shows no page").problem }
         let since = request.headers["Last-Event-ID"].flatMap(Int.init)
             ?? (try? request.queryItems)?.first { $0.name == "version" }.flatMap { Int($0.value) }
         guard let stream = sessions.events.open(

@@ -16,6 +16,8 @@ final class SessionEvents: Sendable {
 
     private struct State {
         var streams: [String: [ObjectIdentifier: ResponseStream]] = [:]
+        /// The last version each streamed session's streams were told of (or opened at).
+        var versions: [String: Int] = [:]
         var total = 0
     }
 
@@ -39,6 +41,7 @@ final class SessionEvents: Sendable {
         let admitted = state.withLock { state in
             guard state.total < limits.total, state.streams[id, default: [:]].count < limits.perSession else { return false }
             state.streams[id, default: [:]][key] = stream
+            state.versions[id] = max(state.versions[id] ?? 0, version)
             state.total += 1
             return true
         }
@@ -53,7 +56,11 @@ final class SessionEvents: Sendable {
 
     /// Tells session `id`'s streams that it is at `version` now, showing `top`.
     func publish(_ id: String, version: Int, top: PageReference) {
-        let streams = state.withLock { state in state.streams[id].map { Array($0.values) } ?? [] }
+        let streams = state.withLock { state -> [ResponseStream] in
+            guard let streams = state.streams[id], version > state.versions[id] ?? 0 else { return [] }
+            state.versions[id] = version
+            return Array(streams.values)
+        }
         guard !streams.isEmpty else { return }
         let event = Self.event(version: version, top: top)
         for stream in streams { stream.send(event) }
@@ -62,11 +69,17 @@ final class SessionEvents: Sendable {
     /// How many streams are open.
     var openCount: Int { state.withLock { $0.total } }
 
+    /// The sessions with open streams, and the last version their streams were told of.
+    var watched: [String: Int] { state.withLock { $0.versions } }
+
     private func remove(_ key: ObjectIdentifier, of id: String) {
         state.withLock { state in
             guard state.streams[id]?.removeValue(forKey: key) != nil else { return }
             state.total -= 1
-            if state.streams[id]?.isEmpty == true { state.streams[id] = nil }
+            if state.streams[id]?.isEmpty == true {
+                state.streams[id] = nil
+                state.versions[id] = nil
+            }
         }
     }
 

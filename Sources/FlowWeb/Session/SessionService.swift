@@ -39,6 +39,11 @@ final class SessionService<Step: FlowStep>: Sendable {
     let storeHealth: StoreHealthLog
     /// Trees this instance decoded or committed lately, so unchanged sessions skip decoding.
     let decoded = DecodedSessionCache(capacity: 4096)
+    /// With a shared store, what reads the changes other instances commit (see
+    /// ``publishRemoteChanges()``).
+    private let remoteChanges = Mutex<Task<Void, Never>?>(nil)
+    /// How often the versions of streamed sessions are read from a shared store.
+    static var remoteChangeInterval: Duration { .milliseconds(500) }
 
     init(app: WebApp<Step>, store: any SessionStore, ttlSeconds: Int, secret: [UInt8], creationLimit: SessionCreationLimit? = nil,
          events: SessionEvents = SessionEvents(limits: .init(perSession: 16, total: 1000)), observers: [any NavigationObserver<Step>],
@@ -55,6 +60,36 @@ final class SessionService<Step: FlowStep>: Sendable {
         lifetime = SessionLifetime(ttlSeconds: ttlSeconds)
         decoder = StoredSessionDecoder(registry: app.flows.registry)
         self.clock = clock
+        if store.isShared { watchRemoteChanges() }
+    }
+
+    deinit { remoteChanges.withLock { $0?.cancel() } }
+
+    /// Changes that other instances commit to the sessions whose changes this one streams: every
+    /// ``remoteChangeInterval`` their stored versions are read in one query, and each session
+    /// found newer is loaded and its streams told. Polling rather than PostgreSQL's
+    /// `LISTEN`/`NOTIFY`: one bounded query per interval however many sessions change, no
+    /// connection held open to listen on, nothing added to every commit, and any shared store
+    /// can answer it.
+    func publishRemoteChanges() async {
+        let watched = events.watched
+        guard !watched.isEmpty, let stored = try? await store.versions(of: Array(watched.keys)) else { return }
+        for (id, version) in stored where version > watched[id] ?? 0 {
+            guard let session = try? await load(id), let top = session.tree.top else { continue }
+            events.publish(id, version: session.record.version, top: PageReference(node: top.id.rawValue, url: top.url))
+        }
+    }
+
+    private func watchRemoteChanges() {
+        remoteChanges.withLock { task in
+            task = Task.detached(priority: .utility) { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: Self.remoteChangeInterval)
+                    guard let self else { return }
+                    await self.publishRemoteChanges()
+                }
+            }
+        }
     }
 
     /// The session `id` if this server minted it and it has not expired or been deleted: as
