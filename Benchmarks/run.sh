@@ -37,3 +37,5 @@ build Peers HummingbirdPeer
 
 python3 bench.py "$(swift build -c release --show-bin-path)" "$(cd Peers && swift build -c release --show-bin-path)" \
     .build-bench-bin/fixed-page-c "$page"
+# Live tabs: pages with 5,000 event streams open, RSS per stream, the time to a waiting stream.
+python3 streams.py "$(cd .. && swift build -c release --show-bin-path)/flowserver" | tee -a results/latest.md

@@ -274,7 +274,7 @@ extension HTTPServer {
     /// sends), and keeps the stream among the server's until it closes, so a stop can end it.
     private func queue(streaming response: borrowing Response, _ stream: ResponseStream, for context: RequestContext) -> MHD_Result {
         let reader = Unmanaged.passRetained(StreamReader(stream: stream, connection: context.connection))
-        guard let created = MHD_create_response_from_callback(UInt64.max, 16 << 10, readStream, reader.toOpaque(), releaseStream) else {
+        guard let created = MHD_create_response_from_callback(UInt64.max, 1 << 10, readStream, reader.toOpaque(), releaseStream) else {
             reader.release()
             stream.closed()
             logger.error("libmicrohttpd could not create a streamed response")
