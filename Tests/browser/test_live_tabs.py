@@ -1,0 +1,69 @@
+"""Live tabs on the stores the demo ships with, in Chromium: two tabs of one session; a step in
+one, and the other shows the banner within a second — on SQLite, and on two instances sharing a
+PostgreSQL database, one tab on each (cookies are per host, not per port, so both tabs carry the
+session)."""
+import contextlib
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import ROOT, Demo, free_port
+
+sys.path.insert(0, str(ROOT / "Tests" / "soak"))
+from cluster import PostgresCluster  # noqa: E402
+
+
+@contextlib.contextmanager
+def flowserver(store):
+    """A flowserver on `store`; its base URL."""
+    binary = os.environ.get("FLOWSERVER_BIN") or str(ROOT / ".build" / "debug" / "flowserver")
+    port = free_port()
+    process = subprocess.Popen(
+        [binary, "--port", str(port), "--store", store, "--templates", str(ROOT / "Templates"), "--public", str(ROOT / "Public"),
+         "--log-level", "warning"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        line = process.stdout.readline()
+        assert line.startswith("listening on"), f"flowserver did not start: {line!r}"
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
+
+
+@pytest.fixture(params=["sqlite", "postgres, two instances"])
+def two_bases(request):
+    """The base URLs of the two tabs' servers: one SQLite server for both, or two instances on
+    one PostgreSQL database."""
+    if request.param == "sqlite":
+        with tempfile.TemporaryDirectory() as directory, flowserver(f"sqlite:{directory}/live.sqlite") as base:
+            yield base, base
+    else:
+        with PostgresCluster() as cluster, flowserver(cluster.url) as first, flowserver(cluster.url) as second:
+            yield first, second
+
+
+def test_a_step_in_one_tab_shows_the_banner_in_the_other(browser, two_bases):
+    base_a, base_b = two_bases
+    first = Demo(browser, base_a)
+    first.onboard()
+    first.wait_for_path("/wishlist")
+    first_tab = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    second = Demo(browser, base_b)
+    second.open("/wishlist")
+    second.wait_for_path("/wishlist")
+    second.click_link("Alien")
+    second.wait_for_path("/movies/1")
+    stepped = time.monotonic()
+    browser.switch_to.window(first_tab)
+    WebDriverWait(browser, 5, poll_frequency=0.02).until(lambda d: d.find_elements("css selector", ".live-banner a"))
+    assert time.monotonic() - stepped < 1, "the banner took more than a second"
+    assert first.path() == "/wishlist" and first.tree_top() == "/movies/1"
+    first.follow("Go to the current page", "/movies/1")
+    first.assert_tree_follows()
