@@ -41,6 +41,7 @@ def make_driver():
     options = webdriver.ChromeOptions()
     for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1100,900", "--disable-dev-shm-usage"]:
         options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # for the console's CSP reports
     options.binary_location = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
     service = webdriver.ChromeService(os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver"))
     return webdriver.Chrome(service=service, options=options)

@@ -246,3 +246,14 @@ def test_live_tabs_a_step_in_one_tab_shows_a_banner_in_the_other(demo):
     demo.follow("Go to the current page", "/movies/1")
     demo.assert_tree_follows()
     assert not demo.driver.find_elements("css selector", ".live-banner")
+
+
+def test_the_content_security_policy_blocks_nothing_the_demo_uses(demo):
+    demo.onboard()
+    demo.wait_for_path("/wishlist")
+    for path in ["/wishlist", "/movies/2", "/cast/4", "/trending", "/settings", "/_inspector", "/movies/999999"]:
+        demo.open(path)
+    demo.open("/wishlist")
+    demo.driver.execute_script("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}))")
+    reports = [entry["message"] for entry in demo.driver.get_log("browser") if "Content Security Policy" in entry["message"]]
+    assert not reports, reports

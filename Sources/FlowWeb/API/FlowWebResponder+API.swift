@@ -77,7 +77,7 @@ extension FlowWebResponder {
             session.client = clientAddress(request)
             return session
         }
-        guard let id = request.cookie(WebConfiguration.cookieName), var session = try await sessions.loadForUse(id) else {
+        guard let id = request.cookie(configuration.sessionCookieName), var session = try await sessions.loadForUse(id) else {
             throw .unauthorized("Authenticate with the session cookie or \"Authorization: Bearer <session id>\".")
         }
         if changing {

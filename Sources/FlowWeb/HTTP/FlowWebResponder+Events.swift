@@ -9,7 +9,7 @@ extension FlowWebResponder {
     func respondToEvents(_ request: Request) async -> Response {
         guard request.method == .get || request.method == .head else { return composer.errorPage(.methodNotAllowed("GET, HEAD"), topURL: nil) }
         var session: LoadedSession?
-        if let id = request.cookie(WebConfiguration.cookieName) {
+        if let id = request.cookie(configuration.sessionCookieName) {
             do { session = try await sessions.load(id) } catch { return error.problem }
         }
         guard let session else { return Response(status: .noContent) }

@@ -28,7 +28,7 @@ extension FlowWebResponder {
     /// deep link, an error page).
     func currentPageImmediately(_ request: Request) -> Response? {
         guard request.method == .get || request.method == .head, let fastPath else { return nil }
-        guard let id = request.cookie(WebConfiguration.cookieName) else {
+        guard let id = request.cookie(configuration.sessionCookieName) else {
             guard let fresh = fastPath.firstVisit(to: request.path, chrome: composer.chrome(of:)) else { return nil }
             let response = request.path == "/"
                 ? redirect(fresh.chrome.top.url) : try? composer.render(fresh.session, notice: Self.notice(request), chrome: fresh.chrome)

@@ -16,6 +16,8 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
     /// Reloads of the current page on the server's thread, when the store reads without waiting.
     let fastPath: FastPagePath?
     let composer: PageComposer
+    /// The security headers of every answer.
+    let security: SecurityHeaders
     let configuration: WebConfiguration
     let staticFiles: StaticFiles?
     let logger: Logger
@@ -41,7 +43,8 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
                 store: store, decoded: sessions.decoded, decoder: sessions.decoder, ids: sessions.ids, initial: sessions.readyInitialSession,
                 lifetime: sessions.lifetime, clock: sessions.clock)
         }
-        composer = PageComposer(app: app, templates: templates)
+        security = SecurityHeaders(configuration)
+        composer = PageComposer(app: app, templates: templates, headers: security)
         self.configuration = configuration
         staticFiles = configuration.publicDirectory.map { StaticFiles(directory: $0, urlPrefix: "/public") }
         self.logger = logger
@@ -50,7 +53,8 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
     public func respond(to request: Request) async -> Response {
         let started = ContinuousClock.now
         let route = Route(request.pathSegments)
-        let response = await dispatch(request, to: route)
+        var response = await dispatch(request, to: route)
+        security.complete(&response)
         metrics.recordRequest(route: route.rawValue, status: response.status.code, duration: ContinuousClock.now - started)
         return response
     }
@@ -126,7 +130,7 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
     /// cookie to set).
     func browserSession(_ request: Request) async throws(WebError) -> (LoadedSession, setCookie: Bool) {
         var found: LoadedSession?
-        if let id = request.cookie(WebConfiguration.cookieName) { found = try await sessions.loadForUse(id) }
+        if let id = request.cookie(configuration.sessionCookieName) { found = try await sessions.loadForUse(id) }
         var session = if let found { found } else { try await sessions.fresh() }
         session.client = clientAddress(request)
         return (session, found == nil)
@@ -140,7 +144,7 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
 
     func sessionCookie(_ id: String) -> String {
         SetCookie(
-            name: WebConfiguration.cookieName, value: id, path: "/", maxAge: configuration.sessionTTL, httpOnly: true,
+            name: configuration.sessionCookieName, value: id, path: "/", maxAge: configuration.sessionTTL, httpOnly: true,
             secure: configuration.secureCookies, sameSite: .lax
         ).headerValue
     }
@@ -156,6 +160,7 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
     func redirect(_ location: String) -> Response {
         var response = Response.seeOther(location)
         response.headers["Cache-Control"] = "no-store"
+        security.complete(&response)
         return response
     }
 

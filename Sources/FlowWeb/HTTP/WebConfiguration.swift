@@ -28,13 +28,21 @@ public struct WebConfiguration: Sendable {
     /// them too.
     public var eventStreamsPerSession: Int
     public var eventStreams: Int
+    /// The pages' Content-Security-Policy (default ``defaultContentSecurityPolicy``); an app
+    /// extends it, e.g. with `; img-src 'self' https://images.example.com`.
+    public var contentSecurityPolicy: String
+    /// Everything from this origin only, no plugins, no `<base>`, forms posting only here, no
+    /// framing. FlowServer's pages load one script and one style sheet of their own and nothing
+    /// inline, so no nonce is needed.
+    public static let defaultContentSecurityPolicy =
+        "default-src 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'; form-action 'self'"
 
     /// A configuration with safe defaults: a new-session rate that no office behind one address
     /// reaches (60 a minute, bursts of 120).
     public init(
         sessionTTL: Int = 86_400, secureCookies: Bool = false, publicDirectory: String? = nil, maxFields: Int = 1000,
         sessionSecret: [UInt8]? = nil, newSessionsPerMinute: Int = 60, newSessionBurst: Int = 120, trustedProxies: Set<String> = [],
-        eventStreamsPerSession: Int = 16, eventStreams: Int = 1000
+        eventStreamsPerSession: Int = 16, eventStreams: Int = 1000, contentSecurityPolicy: String = WebConfiguration.defaultContentSecurityPolicy
     ) {
         self.sessionTTL = sessionTTL
         self.secureCookies = secureCookies
@@ -46,7 +54,12 @@ public struct WebConfiguration: Sendable {
         self.trustedProxies = trustedProxies
         self.eventStreamsPerSession = eventStreamsPerSession
         self.eventStreams = eventStreams
+        self.contentSecurityPolicy = contentSecurityPolicy
     }
+
+    /// The session cookie's name: `__Host-` before it with secure cookies, which browsers then
+    /// keep only when it was set over HTTPS, for the whole site, by this host alone.
+    public var sessionCookieName: String { secureCookies ? "__Host-" + Self.cookieName : Self.cookieName }
 
     /// A new random session secret (32 bytes), for ``sessionSecret`` or for a store to keep.
     public static func newSessionSecret() -> [UInt8] { SessionIDs.randomSecret() }

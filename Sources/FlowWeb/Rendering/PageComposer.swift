@@ -21,13 +21,8 @@ final class PageComposer: Sendable {
         var errors: [String: String]
     }
 
-    /// The headers of HTML pages, built once (the page path reads its thread's copy).
-    private static let htmlPageHeaders = makeHTMLPageHeaders()
-
-    /// The headers of HTML pages, made anew (each thread keeps a copy of its own).
-    private static func makeHTMLPageHeaders() -> HTTPHeaders {
-        ["Content-Type": MediaType.html.description, "Cache-Control": "no-store"]
-    }
+    /// The headers of HTML pages (the page path reads its thread's copy).
+    private let htmlPageHeaders: HTTPHeaders
 
     /// What the app gives rendering.
     let app: WebAppPages
@@ -45,19 +40,20 @@ final class PageComposer: Sendable {
         let siteName: String
         let htmlPageHeaders: HTTPHeaders
 
-        init(services: FlowContext, siteName: String) {
+        init(services: FlowContext, siteName: String, headers: SecurityHeaders) {
             self.services = services.withOwnStorage()
             self.siteName = siteName.ownCopy
-            htmlPageHeaders = PageComposer.makeHTMLPageHeaders()
+            htmlPageHeaders = headers.page
         }
     }
 
     /// A composer of `app`'s pages with `templates`.
-    init<Step: FlowStep>(app: WebApp<Step>, templates: TemplateLibrary) {
+    init<Step: FlowStep>(app: WebApp<Step>, templates: TemplateLibrary, headers: SecurityHeaders) {
         self.app = app.pages
         self.templates = templates
+        htmlPageHeaders = headers.page
         let (services, siteName) = (app.pages.services, app.pages.siteName)
-        threadCopies = PerThread { ThreadCopies(services: services, siteName: siteName) }
+        threadCopies = PerThread { ThreadCopies(services: services, siteName: siteName, headers: headers) }
     }
 
     /// The HTML of the session's top page, around it `chrome`, the chrome of the session's tree
@@ -138,7 +134,7 @@ final class PageComposer: Sendable {
             "tabBar": .null, "modal": .null, "csrf": .string(session.record.csrfToken),
         ]
         let body = (try? templates.render("layout", context: context)) ?? Array(html.utf8)
-        return Response(status: .ok, headers: Self.htmlPageHeaders, body: body)
+        return Response(status: .ok, headers: htmlPageHeaders, body: body)
     }
 
     /// The error page, in the layout when it can render, plain otherwise.
@@ -149,7 +145,7 @@ final class PageComposer: Sendable {
             "tabBar": .null, "modal": .null, "csrf": .string(""),
         ]
         let body = (try? templates.render("layout", context: context)) ?? Array(errorFragment(error, topURL: topURL).utf8)
-        var response = Response(status: error.status, headers: Self.htmlPageHeaders, body: body)
+        var response = Response(status: error.status, headers: htmlPageHeaders, body: body)
         for field in error.headers { response.headers.add(field.name, field.value) }
         return response
     }

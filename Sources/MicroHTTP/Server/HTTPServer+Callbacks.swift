@@ -170,7 +170,9 @@ extension HTTPServer {
         } catch {
             return reject(context, RequestRejection(status: .badRequest, message: "Bad request: \(error)"))
         }
+        // The request has them now; a context lives as long as its answer (a stream: for hours).
         context.body = []
+        context.headers = HTTPHeaders()
         context.method = method
         if let open = context.openConnection { context.connection.daemon.deadlines.requestReceived(on: open) }
         let daemon = context.connection.daemon
