@@ -61,9 +61,15 @@ class FlowServer:
             raise Failure(f"flowserver did not start: {line!r} {self.errors()}")
         self.port = int(line.strip().rsplit(":", 1)[1])
 
-    def errors(self):
+    def errors(self, tail=2000):
         self.log.seek(0)
-        return self.log.read().decode(errors="replace")[-2000:]
+        return self.log.read().decode(errors="replace")[-tail:]
+
+    def died(self, name, error):
+        """The failure to report when the server stopped answering: its exit status (a crash
+        shows as a signal) and the end of what it wrote, a crash's backtrace included."""
+        return Failure(f"{name}: flowserver stopped answering ({error}); exit status {self.process.poll()}\n"
+                       f"stderr: {self.errors(tail=8000)}")
 
     def rss_megabytes(self):
         with open(f"/proc/{self.process.pid}/status") as status:
@@ -265,7 +271,10 @@ def soak(binary, name, store, args):
                 rss.append(server.rss_megabytes())
         finally:
             probe.stop()
-        lost, acknowledged = lost_acknowledged_steps(server.port, files)
+        try:
+            lost, acknowledged = lost_acknowledged_steps(server.port, files)
+        except OSError as error:
+            raise server.died(name, error) from error
         stop_seconds, problems = stop_problems(server)
         figures = {
             "store": name, "requests": sum(r["requests"] for r in runs),
@@ -338,7 +347,10 @@ def fault(binary, name, store, break_store, mend_store, args):
             run, seen = run_mix(server.port, files, 14, args.connections, during=outage)
         finally:
             probe.stop()
-        lost, acknowledged = lost_acknowledged_steps(server.port, files)
+        try:
+            lost, acknowledged = lost_acknowledged_steps(server.port, files)
+        except OSError as error:
+            raise server.died(name, error) from error
         _, problems = stop_problems(server)
         problems += run_problems("with the fault", run, unavailable_allowed=True) + probe_problems(probe)
         if lost:
