@@ -23,7 +23,6 @@ import sys
 import tempfile
 import threading
 import time
-import http.client
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from cluster import PostgresCluster  # noqa: E402
@@ -54,29 +53,18 @@ def live_sessions(port):
     return int(float(match.group(1)))
 
 
-def call_from(source, port, method, path, headers=None, body=None):
-    """A request from the local address `source`."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(source, 0))
-    try:
-        connection.request(method, path, body=body, headers=headers or {})
-        response = connection.getresponse()
-        return response.status, dict(response.getheaders()), response.read()
-    finally:
-        connection.close()
-
-
 def onboard_from(source, port):
     """Creates and onboards a session from `source` through the API, then reads its page."""
-    status, _, body = call_from(source, port, "POST", "/api/v1/sessions", {"Content-Type": "application/json"}, b"{}")
+    status, _, body = call(port, "POST", "/api/v1/sessions", {"Content-Type": "application/json"}, b"{}", source=source)
     if status != 201:
         return f"creating a session from {source} answered {status}: {body[:200]!r}"
     session = json.loads(body)["session"]
     bearer = {"Authorization": f"Bearer {session}", "Content-Type": "application/json"}
     for step in ({"name": "userIsLoggedIn", "params": {"name": "Ada"}}, {"name": "apiKeyIsFilledIn", "params": {"apiKey": "k"}}):
-        status, _, body = call_from(source, port, "POST", "/api/v1/session/steps", bearer, json.dumps({"step": step}).encode())
+        status, _, body = call(port, "POST", "/api/v1/session/steps", bearer, json.dumps({"step": step}).encode(), source=source)
         if status != 200:
             return f"onboarding from {source} answered {status}: {body[:200]!r}"
-    status, _, _ = call_from(source, port, "GET", "/wishlist", {"Cookie": f"flowserver_session={session}"})
+    status, _, _ = call(port, "GET", "/wishlist", {"Cookie": f"flowserver_session={session}"}, source=source)
     return None if status == 200 else f"the wishlist answered {status} to {source}"
 
 

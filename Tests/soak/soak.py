@@ -96,8 +96,9 @@ class FlowServer:
             self.process.wait()
 
 
-def call(port, method, path, headers=None, body=None, timeout=10):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+def call(port, method, path, headers=None, body=None, timeout=10, source=None):
+    """A request on a connection of its own, from the local address `source` if given."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=(source, 0) if source else None)
     try:
         connection.request(method, path, body=body, headers=headers or {})
         response = connection.getresponse()
