@@ -62,15 +62,14 @@ public final class PostgresSessionStore: SessionStore {
     private func migrate() async throws(StoreError) {
         try await bounded {
             try await self.client.withTransaction(logger: self.logger) { connection in
-                try await connection.query("SELECT pg_advisory_xact_lock(424242)", logger: self.logger)
-                try await connection.query("CREATE TABLE IF NOT EXISTS flowserver_migrations (version INTEGER PRIMARY KEY)", logger: self.logger)
-                var applied = Set<Int>()
-                for try await version in try await connection.query("SELECT version FROM flowserver_migrations", logger: self.logger).decode(Int.self) {
-                    applied.insert(version)
-                }
+                _ = try await connection.collectedRows("SELECT pg_advisory_xact_lock(424242)", logger: self.logger)
+                _ = try await connection.collectedRows(
+                    "CREATE TABLE IF NOT EXISTS flowserver_migrations (version INTEGER PRIMARY KEY)", logger: self.logger)
+                let applied = Set(try await connection.collectedRows("SELECT version FROM flowserver_migrations", logger: self.logger)
+                    .map { try $0.decode(Int.self) })
                 for (version, statements) in Self.migrations where !applied.contains(version) {
-                    for statement in statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger) }
-                    try await connection.query("INSERT INTO flowserver_migrations (version) VALUES (\(version))", logger: self.logger)
+                    for statement in statements { _ = try await connection.collectedRows(PostgresQuery(unsafeSQL: statement), logger: self.logger) }
+                    _ = try await connection.collectedRows("INSERT INTO flowserver_migrations (version) VALUES (\(version))", logger: self.logger)
                 }
             }
         }
@@ -102,15 +101,17 @@ public final class PostgresSessionStore: SessionStore {
         guard !ids.isEmpty else { return [:] }
         return try await bounded {
             var versions: [String: Int] = [:]
-            let rows = try await self.client.query("SELECT id, version FROM sessions WHERE id = ANY(\(ids))", logger: self.logger)
-            for try await (id, version) in rows.decode((String, Int64).self) { versions[id] = Int(version) }
+            for row in try await self.client.collectedRows("SELECT id, version FROM sessions WHERE id = ANY(\(ids))", logger: self.logger) {
+                let (id, version) = try row.decode((String, Int64).self)
+                versions[id] = Int(version)
+            }
             return versions
         }
     }
 
     public func load(_ id: String) async throws(StoreError) -> SessionRecord? {
         try await bounded {
-            try await Self.record(from: self.client.query(Self.select(id, locking: false), logger: self.logger))
+            try Self.record(from: await self.client.collectedRows(Self.select(id, locking: false), logger: self.logger))
         }
     }
 
@@ -121,7 +122,7 @@ public final class PostgresSessionStore: SessionStore {
     ) async throws(StoreError) -> Outcome {
         try await bounded {
             try await self.client.withTransaction(logger: self.logger) { connection in
-                let current = try await Self.record(from: connection.query(Self.select(id, locking: true), logger: self.logger))
+                let current = try Self.record(from: await connection.collectedRows(Self.select(id, locking: true), logger: self.logger))
                 let decided = await change(current)
                 if let current, let commit = decided.commit {
                     try await Self.update(commit.record, expectedVersion: current.version, entries: commit.entries, on: connection, logger: self.logger)
@@ -138,20 +139,19 @@ public final class PostgresSessionStore: SessionStore {
             : "SELECT \(unescaped: columns) FROM sessions WHERE id = \(id)"
     }
 
-    private static func record(from rows: PostgresRowSequence) async throws -> SessionRecord? {
-        for try await row in rows.decode((String, Int64, ByteBuffer, ByteBuffer, String, Int64, ByteBuffer, Int64, Int64, Int64).self) {
-            return SessionRecord(
-                id: row.0, version: Int(row.1), tree: Array(row.2.readableBytesView), appData: Array(row.3.readableBytesView),
-                csrfToken: row.4, lastSeq: Int(row.5), extra: Array(row.6.readableBytesView),
-                createdAt: row.7, lastUsedAt: row.8, expiresAt: row.9)
-        }
-        return nil
+    private static func record(from rows: [PostgresRow]) throws -> SessionRecord? {
+        guard let first = rows.first else { return nil }
+        let row = try first.decode((String, Int64, ByteBuffer, ByteBuffer, String, Int64, ByteBuffer, Int64, Int64, Int64).self)
+        return SessionRecord(
+            id: row.0, version: Int(row.1), tree: Array(row.2.readableBytesView), appData: Array(row.3.readableBytesView),
+            csrfToken: row.4, lastSeq: Int(row.5), extra: Array(row.6.readableBytesView),
+            createdAt: row.7, lastUsedAt: row.8, expiresAt: row.9)
     }
 
     public func create(_ record: SessionRecord, entries: [HistoryRecord]) async throws(StoreError) {
         try await bounded {
             try await self.client.withTransaction(logger: self.logger) { connection in
-                let inserted = try await connection.query(
+                let inserted = try await connection.collectedRows(
                     """
                     INSERT INTO sessions (id, version, tree, app_data, csrf_token, last_seq, extra, created_at, last_used_at, expires_at)
                     VALUES (\(record.id), \(Int64(record.version)), \(ByteBuffer(bytes: record.tree)), \(ByteBuffer(bytes: record.appData)),
@@ -159,9 +159,7 @@ public final class PostgresSessionStore: SessionStore {
                             \(record.lastUsedAt), \(record.expiresAt))
                     ON CONFLICT (id) DO NOTHING RETURNING id
                     """, logger: self.logger)
-                var count = 0
-                for try await _ in inserted.decode(String.self) { count += 1 }
-                guard count == 1 else { throw StoreError.duplicate(session: record.id) }
+                guard inserted.count == 1 else { throw StoreError.duplicate(session: record.id) }
                 try await Self.insert(entries, of: record.id, on: connection, logger: self.logger)
             }
         }
@@ -180,7 +178,7 @@ public final class PostgresSessionStore: SessionStore {
     private static func update(
         _ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord], on connection: PostgresConnection, logger: Logger
     ) async throws {
-        let updated = try await connection.query(
+        let updated = try await connection.collectedRows(
             """
             UPDATE sessions SET version = \(Int64(record.version)), tree = \(ByteBuffer(bytes: record.tree)),
                 app_data = \(ByteBuffer(bytes: record.appData)), csrf_token = \(record.csrfToken), last_seq = \(Int64(record.lastSeq)),
@@ -188,52 +186,47 @@ public final class PostgresSessionStore: SessionStore {
                 expires_at = \(record.expiresAt)
             WHERE id = \(record.id) AND version = \(Int64(expectedVersion)) RETURNING version
             """, logger: logger)
-        var count = 0
-        for try await _ in updated.decode(Int64.self) { count += 1 }
-        guard count == 1 else { throw StoreError.conflict(session: record.id, expected: expectedVersion, found: nil) }
+        guard updated.count == 1 else { throw StoreError.conflict(session: record.id, expected: expectedVersion, found: nil) }
         try await insert(entries, of: record.id, on: connection, logger: logger)
     }
 
     public func history(_ id: String, after: Int, limit: Int) async throws(StoreError) -> [HistoryRecord] {
         try await bounded {
-            var records: [HistoryRecord] = []
-            let rows = try await self.client.query(
+            let rows = try await self.client.collectedRows(
                 "SELECT seq, entry FROM history WHERE session = \(id) AND seq > \(Int64(after)) ORDER BY seq LIMIT \(Int64(max(0, limit)))",
                 logger: self.logger)
-            for try await (seq, entry) in rows.decode((Int64, ByteBuffer).self) {
-                records.append(HistoryRecord(seq: Int(seq), entry: Array(entry.readableBytesView)))
+            return try rows.map { row in
+                let (seq, entry) = try row.decode((Int64, ByteBuffer).self)
+                return HistoryRecord(seq: Int(seq), entry: Array(entry.readableBytesView))
             }
-            return records
         }
     }
 
     public func delete(_ id: String) async throws(StoreError) {
-        try await bounded { _ = try await self.client.query("DELETE FROM sessions WHERE id = \(id)", logger: self.logger) }
+        try await bounded { _ = try await self.client.collectedRows("DELETE FROM sessions WHERE id = \(id)", logger: self.logger) }
     }
 
     public func purgeExpired(now: Int64, limit: Int) async throws(StoreError) -> Int {
         try await bounded {
-            let rows = try await self.client.query(
+            try await self.client.collectedRows(
                 "DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at < \(now) LIMIT \(Int64(limit))) RETURNING id",
-                logger: self.logger)
-            var count = 0
-            for try await _ in rows.decode(String.self) { count += 1 }
-            return count
+                logger: self.logger
+            ).count
         }
     }
 
     public func liveCount(now: Int64) async throws(StoreError) -> Int {
         try await bounded {
-            let rows = try await self.client.query("SELECT COUNT(*) FROM sessions WHERE expires_at >= \(now) AND version > 0", logger: self.logger)
-            for try await count in rows.decode(Int64.self) { return Int(count) }
-            return 0
+            let rows = try await self.client.collectedRows(
+                "SELECT COUNT(*) FROM sessions WHERE expires_at >= \(now) AND version > 0", logger: self.logger)
+            return try Int(rows.first?.decode(Int64.self) ?? 0)
         }
     }
 
     public func sessionSecret(proposing proposed: [UInt8]) async throws(StoreError) -> [UInt8] {
         try await bounded {
             // One statement: the row inserted, or the one another instance inserted first.
-            let rows = try await self.client.query(
+            let rows = try await self.client.collectedRows(
                 """
                 WITH inserted AS (
                     INSERT INTO settings (name, value) VALUES ('session-secret', \(ByteBuffer(bytes: proposed)))
@@ -241,14 +234,14 @@ public final class PostgresSessionStore: SessionStore {
                 SELECT value FROM inserted UNION ALL SELECT value FROM settings WHERE name = 'session-secret'
                 """,
                 logger: self.logger)
-            for try await value in rows.decode(ByteBuffer.self) { return Array(value.readableBytesView) }
-            throw StoreError.unavailable("PostgreSQL kept no session secret")
+            guard let value = try rows.first?.decode(ByteBuffer.self) else { throw StoreError.unavailable("PostgreSQL kept no session secret") }
+            return Array(value.readableBytesView)
         }
     }
 
     private static func insert(_ entries: [HistoryRecord], of session: String, on connection: PostgresConnection, logger: Logger) async throws {
         for entry in entries {
-            try await connection.query(
+            _ = try await connection.collectedRows(
                 "INSERT INTO history (session, seq, entry) VALUES (\(session), \(Int64(entry.seq)), \(ByteBuffer(bytes: entry.entry)))",
                 logger: logger)
         }

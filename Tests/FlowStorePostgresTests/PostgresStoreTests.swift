@@ -61,3 +61,52 @@ struct PostgresStoreTests {
         #expect(try await store.load("a") == nil)
     }
 }
+
+extension PostgresStoreTests {
+    /// PostgresNIO 1.33 traps (`RowStreamStateMachine.channelReadComplete`) when the connection
+    /// closes while a result's rows wait for its consumer to ask for more: reads that span
+    /// several network reads, a consumer behind, and the database stopping like a crash.
+    @Test("the database dying while large results stream never stops the process; calls fail as unavailable")
+    func outageWhileStreaming() async throws {
+        let cluster = try PostgresCluster()
+        let store = try await PostgresSessionStore.connect(url: cluster.url)
+        let entry = [UInt8](repeating: 42, count: 32 * 1024)
+        let entries = (1...64).map { HistoryRecord(seq: $0, entry: entry) }
+        try await store.create(record("big", lastSeq: 64), entries: entries)
+        for outage in 0..<3 {
+            if outage > 0 {
+                try cluster.start()
+                var back = false
+                for _ in 0..<40 where !back {
+                    if (try? await store.load("big")) != nil { back = true } else { try await Task.sleep(for: .milliseconds(250)) }
+                }
+                #expect(back, "the store reconnects after outage \(outage)")
+            }
+            let outcomes = try await withThrowingTaskGroup(of: Int.self) { group in
+                for reader in 0..<16 {
+                    group.addTask {
+                        var answered = 0
+                        for _ in 0..<50 {
+                            do {
+                                let read = try await store.history("big", after: 0, limit: 64)
+                                #expect(read.count == 64 && read.allSatisfy { $0.entry == entry })
+                                answered += 1
+                            } catch let error as StoreError {
+                                #expect(error.isUnavailable, "reader \(reader): \(error)")
+                                break
+                            } catch {
+                                Issue.record("reader \(reader): \(error)")
+                                break
+                            }
+                        }
+                        return answered
+                    }
+                }
+                try await Task.sleep(for: .milliseconds(300 + 100 * outage))
+                try cluster.stop()
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(outcomes.reduce(0, +) > 0, "some reads were answered before outage \(outage)")
+        }
+    }
+}
