@@ -37,8 +37,12 @@ unit-tests:
 # The Movies demo in a real headless Chromium (Selenium + pytest), against the built flowserver.
 browser-tests:
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
-	@python3 -c "import selenium, pytest" 2>/dev/null || python3 -m pip install -q selenium pytest \
-		|| python3 -m pip install -q --break-system-packages selenium pytest
+	@python3 -c "import selenium, pytest, drheader" 2>/dev/null || python3 -m pip install -q selenium pytest drheader \
+		|| python3 -m pip install -q --break-system-packages selenium pytest drheader
+	@# Only its copy of axe-core (axe.min.js) is used, not Playwright: no dependencies.
+	@python3 -c "import importlib.util as u; assert u.find_spec('axe_playwright_python')" 2>/dev/null \
+		|| python3 -m pip install -q --no-deps axe-playwright-python \
+		|| python3 -m pip install -q --no-deps --break-system-packages axe-playwright-python
 	$(SWIFT) build --product flowserver
 	FLOWSERVER_BIN="$$($(SWIFT) build --show-bin-path)/flowserver" python3 -m pytest -q Tests/browser
 

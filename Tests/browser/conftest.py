@@ -1,4 +1,5 @@
 """A real flowserver (in-memory store) on a free port, and headless Chromium windows on it."""
+import contextlib
 import json
 import os
 import pathlib
@@ -23,18 +24,29 @@ def free_port():
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def base_url():
+@contextlib.contextmanager
+def flowserver(*arguments, store="memory"):
+    """A flowserver on `store` (the repository's templates and files) on a free port of
+    127.0.0.1, given `arguments` besides; yields its base URL and stops it at the end."""
     binary = os.environ.get("FLOWSERVER_BIN") or str(ROOT / ".build" / "debug" / "flowserver")
     port = free_port()
     process = subprocess.Popen(
-        [binary, "--port", str(port), "--store", "memory", "--templates", str(ROOT / "Templates"), "--public", str(ROOT / "Public")],
+        [binary, "--port", str(port), "--store", store, "--templates", str(ROOT / "Templates"), "--public", str(ROOT / "Public"),
+         *arguments],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    line = process.stdout.readline()
-    assert line.startswith("listening on"), f"flowserver did not start: {line!r}"
-    yield f"http://127.0.0.1:{port}"
-    process.terminate()
-    process.wait(timeout=15)
+    try:
+        line = process.stdout.readline()
+        assert line.startswith("listening on"), f"flowserver did not start: {line!r}"
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
+
+
+@pytest.fixture(scope="session")
+def base_url():
+    with flowserver() as url:
+        yield url
 
 
 def make_driver():

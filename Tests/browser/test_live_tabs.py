@@ -2,9 +2,6 @@
 one, and the other shows the banner within a second — on SQLite, and on two instances sharing a
 PostgreSQL database, one tab on each (cookies are per host, not per port, so both tabs carry the
 session)."""
-import contextlib
-import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -12,28 +9,10 @@ import time
 import pytest
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import ROOT, Demo, free_port
+from conftest import ROOT, Demo, flowserver
 
 sys.path.insert(0, str(ROOT / "Tests" / "soak"))
 from cluster import PostgresCluster  # noqa: E402
-
-
-@contextlib.contextmanager
-def flowserver(store):
-    """A flowserver on `store`; its base URL."""
-    binary = os.environ.get("FLOWSERVER_BIN") or str(ROOT / ".build" / "debug" / "flowserver")
-    port = free_port()
-    process = subprocess.Popen(
-        [binary, "--port", str(port), "--store", store, "--templates", str(ROOT / "Templates"), "--public", str(ROOT / "Public"),
-         "--log-level", "warning"],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    try:
-        line = process.stdout.readline()
-        assert line.startswith("listening on"), f"flowserver did not start: {line!r}"
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        process.wait(timeout=15)
 
 
 @pytest.fixture(params=["sqlite", "postgres, two instances"])
@@ -41,10 +20,11 @@ def two_bases(request):
     """The base URLs of the two tabs' servers: one SQLite server for both, or two instances on
     one PostgreSQL database."""
     if request.param == "sqlite":
-        with tempfile.TemporaryDirectory() as directory, flowserver(f"sqlite:{directory}/live.sqlite") as base:
+        with tempfile.TemporaryDirectory() as directory, flowserver("--log-level", "warning", store=f"sqlite:{directory}/live.sqlite") as base:
             yield base, base
     else:
-        with PostgresCluster() as cluster, flowserver(cluster.url) as first, flowserver(cluster.url) as second:
+        with PostgresCluster() as cluster, flowserver("--log-level", "warning", store=cluster.url) as first, \
+                flowserver("--log-level", "warning", store=cluster.url) as second:
             yield first, second
 
 
