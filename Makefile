@@ -6,9 +6,15 @@ SWIFT ?= swift
 BUILD_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config
 TEST_PACKAGES := $(BUILD_PACKAGES) chromium chromium-driver python3-pip postgresql wrk
 BENCH_PACKAGES := $(BUILD_PACKAGES) wrk postgresql
+# PyPI packages of the Python suites (module=package). DrHEADer pins an old jsonschema that
+# openapi-spec-validator cannot use and needs it only for its command line; axe-playwright-python
+# is there for its copy of axe-core (axe.min.js), not for Playwright: both come without dependencies.
+PYTHON_TEST_PACKAGES := selenium=selenium pytest=pytest requests=requests yaml=pyyaml tabulate=tabulate \
+	schemathesis=schemathesis openapi_spec_validator=openapi-spec-validator
+PYTHON_ALONE_PACKAGES := drheader=drheader axe_playwright_python=axe-playwright-python
 ARGS ?=
 
-.PHONY: run build test unit-tests browser-tests soak-tests docker-check bench soak clean help
+.PHONY: run build test unit-tests browser-tests api-tests soak-tests docker-check bench soak clean help
 
 help:
 	@echo "make run     build and start the demo on http://127.0.0.1:8080 (ARGS='--port 9000' to pass flags)"
@@ -23,7 +29,7 @@ build:
 run: build
 	"$$($(SWIFT) build --show-bin-path)/flowserver" $(ARGS)
 
-test: unit-tests browser-tests soak-tests docker-check
+test: unit-tests browser-tests api-tests soak-tests docker-check
 
 # The executable's tests spawn processes with Foundation's Process and Pipe; they run in a test
 # process of their own, apart from the in-process servers (a descriptor closed twice by the
@@ -37,14 +43,18 @@ unit-tests:
 # The Movies demo in a real headless Chromium (Selenium + pytest), against the built flowserver.
 browser-tests:
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
-	@python3 -c "import selenium, pytest, drheader" 2>/dev/null || python3 -m pip install -q selenium pytest drheader \
-		|| python3 -m pip install -q --break-system-packages selenium pytest drheader
-	@# Only its copy of axe-core (axe.min.js) is used, not Playwright: no dependencies.
-	@python3 -c "import importlib.util as u; assert u.find_spec('axe_playwright_python')" 2>/dev/null \
-		|| python3 -m pip install -q --no-deps axe-playwright-python \
-		|| python3 -m pip install -q --no-deps --break-system-packages axe-playwright-python
+	@scripts/ensure-python-packages.sh $(PYTHON_TEST_PACKAGES)
+	@scripts/ensure-python-packages.sh --no-deps $(PYTHON_ALONE_PACKAGES)
 	$(SWIFT) build --product flowserver
 	FLOWSERVER_BIN="$$($(SWIFT) build --show-bin-path)/flowserver" python3 -m pytest -q Tests/browser
+
+# Public/openapi.yaml against a live demo server: a valid document, and Schemathesis with every
+# check finding nothing (Tests/api).
+api-tests:
+	@scripts/ensure-packages.sh $(TEST_PACKAGES)
+	@scripts/ensure-python-packages.sh $(PYTHON_TEST_PACKAGES)
+	$(SWIFT) build --product flowserver
+	FLOWSERVER_BIN="$$($(SWIFT) build --show-bin-path)/flowserver" python3 -m pytest -q Tests/api
 
 # Mixed traffic (pages, visits, steps, deep links, history and API calls, new visitors) at 256
 # connections on each store, briefly, on the release build (what operators run): every request answered, no 5xx, /healthz within 1 s, RSS

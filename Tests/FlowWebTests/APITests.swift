@@ -61,6 +61,23 @@ struct APITests {
         }
     }
 
+    @Test("a step param takes its JSON type or the text a form would send; text that spells nothing answers 400 naming the param")
+    func paramsAsText() async throws {
+        try await withSite { site in
+            let (api, _) = try await apiSession(site)
+            let asText = try await api.call("POST", "/api/v1/session/steps", json: #"{"step":{"name":"itemIsPicked","params":{"id":"3"}}}"#)
+            #expect(asText.status == 200)
+            #expect(((try api.object(asText)["state"] as? [String: Any])?["top"] as? [String: Any])?["url"] as? String == "/items/3")
+            let refused = try await api.call("POST", "/api/v1/session/steps", json: #"{"step":{"name":"itemIsPicked","params":{"id":"three"}}}"#)
+            #expect(refused.status == 400)
+            #expect((try api.object(refused)["detail"] as? String)?.contains(#"field "id": expected an integer"#) == true)
+            // `params` may be left out; the step then lacks its param, which the answer names.
+            let bare = try await api.call("POST", "/api/v1/session/steps", json: #"{"step":{"name":"itemIsPicked"}}"#)
+            #expect(bare.status == 400)
+            #expect((try api.object(bare)["detail"] as? String)?.contains(#"field "id": missing"#) == true)
+        }
+    }
+
     @Test("history pages with after/limit; seq and version only grow")
     func history() async throws {
         try await withSite { site in
@@ -93,6 +110,12 @@ struct APITests {
             ("POST", "/api/v1/session/steps", #"{"step":{"name":"itemIsPicked","params":{"id":"seven"}}}"#, 400),
             ("POST", "/api/v1/session/steps", #"{"step":"#, 400),
             ("POST", "/api/v1/session/steps", #"{"nostep":1}"#, 400),
+            ("POST", "/api/v1/session/steps", #"{"step":{"name":"itemIsPicked","params":{"id":3}},"from":null}"#, 400),
+            ("POST", "/api/v1/session/steps", #"{"step":{"name":"itemIsPicked","params":{"id":"3.5"}}}"#, 400),
+            ("POST", "/api/v1/session/visits", #"{"url":""}"#, 400),
+            ("POST", "/api/v1/session/visits", #"{"url":"items/3"}"#, 400),
+            ("POST", "/api/v1/session/visits", #"{"url":"/bad\u0000path"}"#, 404),
+            ("GET", "/api/v1/session/history?after=2", nil, 404),
             ("PUT", "/api/v1/session", nil, 405),
             ("GET", "/api/v1/nothing", nil, 404),
         ])

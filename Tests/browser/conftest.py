@@ -1,10 +1,8 @@
 """A real flowserver (in-memory store) on a free port, and headless Chromium windows on it."""
-import contextlib
 import json
 import os
+import sys
 import pathlib
-import socket
-import subprocess
 import time
 import urllib.error
 import urllib.request
@@ -15,32 +13,9 @@ from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "Tests" / "support"))
+from live_server import flowserver, free_port  # noqa: E402,F401  (the browser tests import them from here)
 ARTIFACTS = ROOT / "Tests" / "artifacts" / "screenshots"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@contextlib.contextmanager
-def flowserver(*arguments, store="memory"):
-    """A flowserver on `store` (the repository's templates and files) on a free port of
-    127.0.0.1, given `arguments` besides; yields its base URL and stops it at the end."""
-    binary = os.environ.get("FLOWSERVER_BIN") or str(ROOT / ".build" / "debug" / "flowserver")
-    port = free_port()
-    process = subprocess.Popen(
-        [binary, "--port", str(port), "--store", store, "--templates", str(ROOT / "Templates"), "--public", str(ROOT / "Public"),
-         *arguments],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    try:
-        line = process.stdout.readline()
-        assert line.startswith("listening on"), f"flowserver did not start: {line!r}"
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        process.wait(timeout=15)
 
 
 @pytest.fixture(scope="session")

@@ -24,10 +24,19 @@ struct NavigationDocument: Encodable {
     var state: StateDocument
 }
 
-/// `POST /api/v1/session/steps` takes `{"step": Step, "from": node?}`.
+/// `POST /api/v1/session/steps` takes `{"step": Step, "from": node?}`: `from` left out means the
+/// top page; `"from": null` is refused like any other value that is not a node number.
 struct StepBody: Decodable {
     var step: WireStep
     var from: Int?
+
+    private enum CodingKeys: String, CodingKey { case step, from }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        step = try container.decode(WireStep.self, forKey: .step)
+        from = container.contains(.from) ? try container.decode(Int.self, forKey: .from) : nil
+    }
 }
 
 /// `POST /api/v1/session/visits` takes `{"url": path}`.

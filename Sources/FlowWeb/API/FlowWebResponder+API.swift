@@ -37,7 +37,7 @@ extension FlowWebResponder {
             let session = try await authenticated(request)
             let (after, limit) = try historyWindow(request)
             guard after <= session.record.lastSeq else {
-                throw .badRequest("There is no entry \(after) in this session's history (the last is \(session.record.lastSeq)).")
+                throw .notFound("There is no entry \(after) in this session's history (the last is \(session.record.lastSeq)).")
             }
             let entries = try await sessions.history(session, after: after, limit: limit + 1)
             let shown = Array(entries.prefix(limit))
@@ -47,7 +47,7 @@ extension FlowWebResponder {
             let session = try await authenticated(request, changing: true)
             let body: StepBody = try decodeJSON(request)
             let step: Step
-            do { step = try body.step.decode(as: Step.self, fromForm: false) } catch { throw .badRequest("Cannot send this step: \(error).") }
+            do { step = try body.step.decode(as: Step.self) } catch { throw .badRequest("Cannot send this step: \(error).") }
             let parsed = StepRequest(
                 wire: body.step, from: body.from.map(NodeID.init(rawValue:)), fromTop: body.from == nil, render: nil, csrf: nil, source: .api)
             let (_, updated) = try await applyStep(step, parsed, to: session)
@@ -111,8 +111,9 @@ extension FlowWebResponder {
 
     /// Makes the page at `url` visible, or follows a deep link; `404` otherwise.
     private func visit(_ url: String, in session: LoadedSession) async throws(WebError) -> LoadedSession {
+        guard url.hasPrefix("/") else { throw .badRequest("\"url\" must be a path (starting with /), got \"\(url)\".") }
         let request: Request
-        do { request = try Request(method: .get, target: url) } catch { throw .badRequest("\"url\" must be a path: \(error).") }
+        do { request = try Request(method: .get, target: url) } catch { throw .notFound("There is no page at \(url) (\(error)).") }
         let path = request.path
         let deepLink = session.tree.pages(at: path).isEmpty ? deepLinkStep(request) : nil
         guard !session.tree.pages(at: path).isEmpty || deepLink != nil else { throw .notFound("There is no page at \(path).") }

@@ -35,7 +35,7 @@ extension FlowWebResponder {
             }
             if parsed.source == .form, let invalid = try invalidForm(parsed, in: loaded.0) { return finish(invalid, setCookieFor: loaded.0, setCookie) }
             let step: Step
-            do { step = try parsed.wire.decode(as: Step.self, fromForm: true) } catch { throw WebError.badRequest("Cannot send this step: \(error).") }
+            do { step = try parsed.wire.decode(as: Step.self) } catch { throw WebError.badRequest("Cannot send this step: \(error).") }
             let (location, updated) = try await applyStep(step, parsed, to: loaded.0)
             session = updated
             return finish(redirect(location), setCookieFor: updated, setCookie)

@@ -14,6 +14,15 @@ public struct WireStep: Codable, Sendable, Hashable {
         self.params = params
     }
 
+    private enum CodingKeys: String, CodingKey { case name, params }
+
+    /// Decodes `{"name": …, "params": {…}}`; `params` may be left out when the step has none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        params = try container.decodeIfPresent([String: WireValue].self, forKey: .params) ?? [:]
+    }
+
     /// The wire form of a typed step (its `Codable` form, flattened).
     ///
     /// - Throws: ``StepDecodingError`` when an associated value is not a string, number or
@@ -37,11 +46,15 @@ public struct WireStep: Codable, Sendable, Hashable {
     }
 
     /// The typed step, or why not: an unknown name, a missing or ill-typed param.
-    /// With `fromForm`, string params convert to the numbers and booleans the step needs.
-    public func decode<Step: FlowStep>(as type: Step.Type, fromForm: Bool) throws(StepDecodingError) -> Step {
+    ///
+    /// One rule for links, forms and the JSON API: a param takes its own JSON type, or the text a
+    /// form field would carry (`"42"` for an integer, `"1.5"` for a number, `"true"`/`"false"`
+    /// — also `on`/`off`, `yes`/`no`, `1`/`0` — for a boolean); text that spells no such value
+    /// fails with the param's name and the type it needs.
+    public func decode<Step: FlowStep>(as type: Step.Type) throws(StepDecodingError) -> Step {
         let value = JSON.object([(name, .object(params.sorted { $0.key < $1.key }.map { ($0.key, $0.value.json) }))])
         do {
-            return try CompactJSONDecoder(lenientScalars: fromForm).decode(Step.self, from: value)
+            return try CompactJSONDecoder(lenientScalars: true).decode(Step.self, from: value)
         } catch let error as DecodingError {
             throw StepDecodingError(error, step: name)
         } catch {
