@@ -14,13 +14,14 @@ PYTHON_TEST_PACKAGES := selenium=selenium pytest=pytest requests=requests yaml=p
 PYTHON_ALONE_PACKAGES := drheader=drheader axe_playwright_python=axe-playwright-python
 ARGS ?=
 
-.PHONY: run build test unit-tests browser-tests api-tests soak-tests docker-check bench soak clean help
+.PHONY: run build test unit-tests fuzz-tests fuzz browser-tests api-tests soak-tests docker-check bench soak clean help
 
 help:
 	@echo "make run     build and start the demo on http://127.0.0.1:8080 (ARGS='--port 9000' to pass flags)"
 	@echo "make test    run every test suite: Swift, the browser suite, the Docker check (installs what is missing)"
 	@echo "make bench   run the benchmarks (figures in Benchmarks/results/latest.md)"
 	@echo "make soak    10 minutes of mixed traffic per store on the release build, figures printed"
+	@echo "make fuzz    5 minutes of libFuzzer per parser; what adds coverage joins Fuzz/Corpus"
 
 build:
 	@scripts/ensure-packages.sh $(BUILD_PACKAGES)
@@ -29,7 +30,7 @@ build:
 run: build
 	"$$($(SWIFT) build --show-bin-path)/flowserver" $(ARGS)
 
-test: unit-tests browser-tests api-tests soak-tests docker-check
+test: unit-tests fuzz-tests browser-tests api-tests soak-tests docker-check
 
 # The executable's tests spawn processes with Foundation's Process and Pipe; they run in a test
 # process of their own, apart from the in-process servers (a descriptor closed twice by the
@@ -39,6 +40,16 @@ unit-tests:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip FlowServerExecutableTests
 	$(SWIFT) test --filter FlowServerExecutableTests
+
+# Coverage-guided fuzzing of the parsers (Fuzz/, libFuzzer with AddressSanitizer): every kept
+# crash input replayed, then 20 s per harness from the committed corpus (scripts/fuzz.sh).
+fuzz-tests:
+	@scripts/ensure-packages.sh $(BUILD_PACKAGES)
+	scripts/fuzz.sh 20
+
+fuzz:
+	@scripts/ensure-packages.sh $(BUILD_PACKAGES)
+	scripts/fuzz.sh $${FUZZ_SECONDS:-300} --merge
 
 # The Movies demo in a real headless Chromium (Selenium + pytest), against the built flowserver.
 browser-tests:

@@ -78,3 +78,11 @@ let package = Package(
         ]),
     ]
 )
+
+// Fuzzing harnesses (Fuzz/, libFuzzer): a target only when FLOWSERVER_FUZZ is set, which
+// scripts/fuzz.sh does to build it with -sanitize=fuzzer,address in .build-fuzz; the normal
+// build and the test suites never compile it.
+if Context.environment["FLOWSERVER_FUZZ"] != nil {
+    package.targets.append(.executableTarget(
+        name: "flowfuzz", dependencies: ["MicroHTTP", "FlowCore", "FlowWeb", "MoviesDemo", "MustacheTemplates"], path: "Fuzz/Sources/flowfuzz"))
+}

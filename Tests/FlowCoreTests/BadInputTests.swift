@@ -26,6 +26,14 @@ struct BadInputTests {
         }
     }
 
+    @Test("a JSON number out of Double's range is refused, not kept as infinity (which prints as null)")
+    func numberOutOfRange() throws {
+        for text in ["1e999", "[-2E6211]", #"{"a":1e309}"#] {
+            #expect(throws: JSONParser.Failure.self) { try JSON(parsing: Array(text.utf8)) }
+        }
+        #expect(try JSON(parsing: Array("1.7976931348623157e308".utf8)) == .double(.greatestFiniteMagnitude))
+    }
+
     @Test("an unknown flow name while decoding")
     func unknownFlow() async throws {
         var json = try await startedJSON()

@@ -106,7 +106,13 @@ struct ParsingTests {
         #expect(type.parameter("LEVEL") == "1")
         #expect(type.hasSameEssence(as: .html))
         #expect(try MediaType(parsing: "multipart/form-data; boundary=----x").parameter("boundary") == "----x")
-        for bad in ["text", "text/", "/html", "te xt/html", "text/html; charset", "text/html; a=\"unclosed"] {
+        // Quoted values keep their `;` and escapes, and print quoted so that they parse back (a
+        // value with a comma and a trailing space printed bare did not: found by fuzzing).
+        let quoted = try MediaType(parsing: #"multipart/form-data; boundary="a;b \"c\" ,"; format="pfl,ow ""#)
+        #expect(quoted.parameter("boundary") == #"a;b "c" ,"# && quoted.parameter("format") == "pfl,ow ")
+        #expect(try MediaType(parsing: quoted.description) == quoted)
+        #expect(quoted.description == #"multipart/form-data; boundary="a;b \"c\" ,"; format="pfl,ow ""#)
+        for bad in ["text", "text/", "/html", "te xt/html", "text/html; charset", "text/html; a=\"unclosed", #"text/html; a="x"y"#] {
             #expect(throws: HTTPParseError.self, "\(bad)") { try MediaType(parsing: bad) }
         }
         let request = try Request(method: .post, target: "/", headers: ["content-type": "application/x-www-form-urlencoded"])

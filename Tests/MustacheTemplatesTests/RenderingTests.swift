@@ -1,5 +1,5 @@
 import Foundation
-import MustacheTemplates
+@testable import MustacheTemplates
 import Testing
 
 private func render(_ template: String, _ context: TemplateValue, partials: [String: String] = [:]) throws -> String {
@@ -114,6 +114,15 @@ struct RenderingTests {
         for depth in 0..<500 { value = ["name": .string("n\(depth)"), "child": value] }
         let output = try render("{{>node}}", value, partials: ["node": "{{#child}}{{>node}}{{/child}}."])
         #expect(output.count == 100)
+    }
+
+    @Test("a partial that expands itself for every item of a list it keeps finding stops after a bounded number of expansions")
+    func exponentialRecursion() throws {
+        // Every level finds `items` again (in the outer context) and expands twice: without a
+        // bound on expansions in all, 2^100 of them (found by fuzzing: a hang).
+        let output = try render("{{>t}}", ["items": .list([.int(1), .int(2)])], partials: ["t": "{{#items}}<{{>t}}>{{/items}}"])
+        // Each expansion writes its two items' brackets: 4 bytes.
+        #expect(output.count <= 4 * (Renderer.maximumExpansions + 1) && output.hasPrefix("<<"))
     }
 }
 

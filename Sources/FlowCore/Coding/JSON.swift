@@ -340,6 +340,9 @@ public struct JSONParser {
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if isInteger, let number = Int(text) { return .int(number) }
         guard !text.isEmpty, let number = Double(text) else { throw Failure(offset: start, reason: "invalid number") }
+        // Out of Double's range (`1e999`): refused rather than kept as infinity, which JSON cannot
+        // print (found by fuzzing: it came back as `null`).
+        guard number.isFinite else { throw Failure(offset: start, reason: "number out of range") }
         return .double(number)
     }
 }

@@ -15,31 +15,45 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
         self.parameters = parameters.map { ($0.name.lowercased(), $0.value) }
     }
 
-    /// Parses `type/subtype *(; name=value)`.
+    /// Parses `type/subtype *(; name=value)`, a value a token or a quoted string (RFC 9110
+    /// §5.6.6; `\"` and `\\` inside quotes stand for `"` and `\`, and a `;` inside quotes is
+    /// part of the value).
     ///
     /// - Throws: ``HTTPParseError`` with code `invalidMediaType`.
     public init(parsing text: String, location: String = "Content-Type") throws(HTTPParseError) {
-        var pieces = text.split(separator: ";", omittingEmptySubsequences: false)[...]
-        let essence = (pieces.popFirst() ?? "").trimmingSpaces()
-        let parts = essence.split(separator: "/", omittingEmptySubsequences: false)
+        var rest = Substring(text)
+        let essenceEnd = rest.firstIndex(of: ";") ?? rest.endIndex
+        let parts = rest[..<essenceEnd].trimmingSpaces().split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, HTTPToken.isToken(parts[0]), HTTPToken.isToken(parts[1]) else {
             throw HTTPParseError(.invalidMediaType, in: location)
         }
+        rest = rest[essenceEnd...]
         var parameters: [(name: String, value: String)] = []
-        for piece in pieces {
-            let trimmed = piece.trimmingSpaces()
-            if trimmed.isEmpty { continue }
-            guard let equals = trimmed.firstIndex(of: "="), HTTPToken.isToken(trimmed[..<equals]) else {
+        while let separator = rest.first, separator == ";" {
+            rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" }
+            if rest.isEmpty || rest.first == ";" { continue }
+            guard let equals = rest.firstIndex(of: "="), HTTPToken.isToken(rest[..<equals]) else {
                 throw HTTPParseError(.invalidMediaType, in: location)
             }
-            var value = trimmed[trimmed.index(after: equals)...]
-            if value.first == "\"" {
-                guard value.count >= 2, value.last == "\"" else {
-                    throw HTTPParseError(.invalidMediaType, in: location)
+            let name = String(rest[..<equals])
+            rest = rest[rest.index(after: equals)...]
+            var value = ""
+            if rest.first == "\"" {
+                rest = rest.dropFirst()
+                var closed = false
+                while let character = rest.popFirst() {
+                    if character == "\"" { closed = true; break }
+                    if character == "\\", let escaped = rest.popFirst() { value.append(escaped) } else { value.append(character) }
                 }
-                value = value.dropFirst().dropLast()
+                guard closed else { throw HTTPParseError(.invalidMediaType, in: location) }
+                rest = rest.drop { $0 == " " || $0 == "\t" }
+                guard rest.isEmpty || rest.first == ";" else { throw HTTPParseError(.invalidMediaType, in: location) }
+            } else {
+                let valueEnd = rest.firstIndex(of: ";") ?? rest.endIndex
+                value = String(rest[..<valueEnd].trimmingSpaces())
+                rest = rest[valueEnd...]
             }
-            parameters.append((String(trimmed[..<equals]), String(value)))
+            parameters.append((name, value))
         }
         self.init(type: String(parts[0]), subtype: String(parts[1]), parameters: parameters)
     }
@@ -56,8 +70,19 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `type/subtype; name=value`.
+    /// `type/subtype; name=value`, a value quoted when it is not a token (so that it parses back).
     public var description: String {
-        parameters.reduce("\(type)/\(subtype)") { "\($0); \($1.name)=\($1.value)" }
+        parameters.reduce("\(type)/\(subtype)") { "\($0); \($1.name)=\(Self.quotedIfNeeded($1.value))" }
+    }
+
+    private static func quotedIfNeeded(_ value: String) -> String {
+        if HTTPToken.isToken(Substring(value)) { return value }
+        var quoted = "\""
+        for character in value {
+            if character == "\"" || character == "\\" { quoted.append("\\") }
+            quoted.append(character)
+        }
+        return quoted + "\""
     }
 
     public static func == (lhs: MediaType, rhs: MediaType) -> Bool {

@@ -12,6 +12,10 @@ struct Renderer: ~Copyable {
     /// Expansions of partials and parents deeper than this render nothing: data-driven
     /// recursion stops there instead of exhausting the stack.
     static let maximumDepth = 100
+    /// A render expands at most this many partials and parents in all; past it they render
+    /// nothing. Depth alone does not bound the work: a partial that includes itself once per item
+    /// of a list the context keeps finding expands 2¹⁰⁰ times (found by fuzzing: a hang).
+    static let maximumExpansions = 100_000
 
     /// Renders template number `template` of `program` with `context`; `finish` makes the
     /// result from the output.
@@ -64,6 +68,7 @@ struct Renderer: ~Copyable {
     /// (the outermost template's overrides take precedence).
     var overrides: [Program.Override] = []
     var depth = 0
+    var expansions = 0
 
     private init(program: Program, tables: Tables, context: ValuePointer, capacity: Int) {
         self.program = program
@@ -149,7 +154,8 @@ struct Renderer: ~Copyable {
     /// Renders a partial (`overrides == -1`) or a parent: the template with its indentation added
     /// and, for a parent, its overrides placed after the ones already in force.
     private mutating func expand(_ template: Int, indentation: Int, overrides set: Int) {
-        guard template >= 0, depth < Self.maximumDepth else { return }
+        guard template >= 0, depth < Self.maximumDepth, expansions < Self.maximumExpansions else { return }
+        expansions += 1
         let savedIndentation = self.indentation.count
         let savedOverrides = overrides.count
         if indentation > 0 { self.indentation += program.indentations[indentation] }
