@@ -4,13 +4,13 @@
 SWIFT ?= swift
 # Debian packages: building and running, then what the test suites add.
 BUILD_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config
-TEST_PACKAGES := $(BUILD_PACKAGES) chromium chromium-driver python3-pip postgresql wrk
+TEST_PACKAGES := $(BUILD_PACKAGES) chromium chromium-driver python3-pip postgresql wrk debootstrap
 BENCH_PACKAGES := $(BUILD_PACKAGES) wrk postgresql
 # PyPI packages of the Python suites (module=package). DrHEADer pins an old jsonschema that
 # openapi-spec-validator cannot use and needs it only for its command line; axe-playwright-python
 # is there for its copy of axe-core (axe.min.js), not for Playwright: both come without dependencies.
 PYTHON_TEST_PACKAGES := selenium=selenium pytest=pytest requests=requests yaml=pyyaml tabulate=tabulate \
-	schemathesis=schemathesis openapi_spec_validator=openapi-spec-validator
+	schemathesis=schemathesis openapi_spec_validator=openapi-spec-validator openapi_python_client=openapi-python-client
 PYTHON_ALONE_PACKAGES := drheader=drheader axe_playwright_python=axe-playwright-python
 ARGS ?=
 
@@ -59,8 +59,9 @@ browser-tests:
 	$(SWIFT) build --product flowserver
 	FLOWSERVER_BIN="$$($(SWIFT) build --show-bin-path)/flowserver" python3 -m pytest -q Tests/browser
 
-# Public/openapi.yaml against a live demo server: a valid document, and Schemathesis with every
-# check finding nothing (Tests/api).
+# Public/openapi.yaml against a live demo server: a valid document, Schemathesis with every check
+# finding nothing, clients generated from it (Python; Swift in Clients/Swift) driving the demo,
+# and hostile requests (Tests/api).
 api-tests:
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
 	@scripts/ensure-python-packages.sh $(PYTHON_TEST_PACKAGES)
@@ -91,7 +92,7 @@ soak:
 	exit $$status
 
 docker-check:
-	@scripts/ensure-packages.sh $(BUILD_PACKAGES)
+	@scripts/ensure-packages.sh $(BUILD_PACKAGES) debootstrap
 	scripts/check-docker-runtime.sh
 
 bench:
