@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "FlowStorePostgres", targets: ["FlowStorePostgres"]),
         .library(name: "MoviesDemo", targets: ["MoviesDemo"]),
         .library(name: "FlowTesting", targets: ["FlowTesting"]),
+        .library(name: "FlowServerRuntime", targets: ["FlowServerRuntime"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -58,14 +59,19 @@ let package = Package(
         .target(name: "FlowTesting", dependencies: ["FlowCore", "FlowWeb"]),
         // Test helpers that start processes: a throwaway PostgreSQL cluster, a flowserver.
         .target(name: "ProcessTestSupport", dependencies: ["FlowTesting"], path: "Tests/ProcessTestSupport"),
-        .executableTarget(name: "flowserver", dependencies: [
-            "MicroHTTP", "FlowWeb", "MoviesDemo", "FlowStore", "FlowStoreSQLite", "FlowStorePostgres",
+        // Runs any WebApp as a server process with the whole command line (the executable's wiring).
+        .target(name: "FlowServerRuntime", dependencies: [
+            "MicroHTTP", "FlowCore", "FlowWeb", "MustacheTemplates", "FlowStore", "FlowStoreSQLite", "FlowStorePostgres",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        .executableTarget(name: "flowserver", dependencies: ["FlowServerRuntime", "MoviesDemo"]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "FlowTesting"]),
         .testTarget(name: "FlowWebTests", dependencies: ["FlowWeb", "FlowCore", "FlowStore", "FlowTesting", "MicroHTTP", "MustacheTemplates"]),
-        .testTarget(name: "FlowServerExecutableTests", dependencies: ["flowserver", "ProcessTestSupport", "FlowTesting"]),
+        .testTarget(name: "FlowServerExecutableTests", dependencies: [
+            "flowserver", "FlowServerRuntime", "ProcessTestSupport", "FlowTesting",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         .testTarget(name: "MustacheTemplatesTests", dependencies: ["MustacheTemplates"]),
         .testTarget(
             name: "FlowStoreSQLiteTests",

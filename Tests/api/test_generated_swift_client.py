@@ -1,8 +1,8 @@
 """The Swift client generated from Public/openapi.yaml by Apple's swift-openapi-generator
 (Clients/Swift, generated at build time) drives the demo: create a session, onboard, pick a movie
-by integer id, read state and history, visit, delete, each answer decoded by the generated types.
-The event stream is left to the Python client's test: URLSession on Linux hands a body over only
-once it has ended, and a stream does not end."""
+by integer id, read state and history, visit, read the event stream, delete: every operation, each
+answer decoded by the generated types (the stream through the AsyncHTTPClient transport: URLSession
+on Linux hands a body over only once it has ended)."""
 import os
 import subprocess
 import sys

@@ -3,6 +3,7 @@
 // Exits 0 when every call answered as the demo must; 1 with the first difference otherwise.
 import FlowServerClient
 import Foundation
+import OpenAPIAsyncHTTPClient
 import OpenAPIURLSession
 
 #if canImport(FoundationNetworking)
@@ -49,12 +50,22 @@ do {
     let visited = try await client.visit(body: .json(.init(url: "/wishlist"))).ok.body.json
     try expect(visited.state.top.url == "/wishlist", "a visit to the wishlist shows it")
 
+    // The event stream streams: through AsyncHTTPClient (URLSession on Linux waits for the end of a
+    // body, and a stream has none). The first event carrying data is the current version.
+    let streaming = Client(serverURL: base, transport: AsyncHTTPClientTransport(), middlewares: [BearerToken(session: created.session)])
+    let stream = try await streaming.streamSessionEvents(headers: .init(Last_hyphen_Event_hyphen_ID: "0")).ok.body.text_event_hyphen_stream
+    var current: Components.Schemas.VersionEvent?
+    for try await event in stream.asDecodedServerSentEventsWithJSONData(of: Components.Schemas.VersionEvent.self) {
+        if let data = event.data { current = data; break }
+    }
+    try expect(current?.version == visited.state.version && current?.top.url == "/wishlist", "the stream's first event is the current version")
+
     _ = try await client.deleteSession().noContent
     switch try await client.getSession() {
     case .unauthorized: break
     default: throw Mismatch(description: "a deleted session still answers")
     }
-    print("flowserver-client-check: createSession, sendStep ×3, getSession, listHistory, visit, deleteSession answered as expected")
+    print("flowserver-client-check: createSession, sendStep ×3, getSession, listHistory, visit, streamSessionEvents, deleteSession answered as expected")
 } catch {
     print("flowserver-client-check: \(error)")
     exit(1)

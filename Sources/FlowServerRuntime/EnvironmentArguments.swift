@@ -10,16 +10,19 @@ enum EnvironmentArguments {
     /// The on/off flags that an environment variable may set.
     static let flags = ["secure-cookies"]
 
-    /// The environment's flags followed by `arguments`.
+    /// The environment's flags followed by `arguments`: the server's options and flags, and
+    /// `appOptions` and `appFlags` (an app's own, by flag name).
     ///
     /// - Throws: ``Failure`` when a boolean variable holds something other than
     ///   `1/0/true/false/yes/no/on/off`.
-    static func merged(_ environment: [String: String], with arguments: [String]) throws(Failure) -> [String] {
+    static func merged(
+        _ environment: [String: String], with arguments: [String], appOptions: [String] = [], appFlags: [String] = []
+    ) throws(Failure) -> [String] {
         var result: [String] = []
-        for name in options {
+        for name in options + appOptions {
             if let value = environment[variable(for: name)] { result += ["--\(name)", value] }
         }
-        for name in flags {
+        for name in flags + appFlags {
             guard let value = environment[variable(for: name)] else { continue }
             switch value.lowercased() {
             case "1", "true", "yes", "on": result.append("--\(name)")

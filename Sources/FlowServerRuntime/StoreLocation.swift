@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// Where sessions are kept, as given by `--store`.
-enum StoreLocation: Equatable, CustomStringConvertible, ExpressibleByArgument {
+public enum StoreLocation: Equatable, Sendable, CustomStringConvertible, ExpressibleByArgument {
     /// In memory: lost at exit (tests and benchmarks).
     case memory
     /// An SQLite database file (the embedded default).
@@ -9,9 +9,11 @@ enum StoreLocation: Equatable, CustomStringConvertible, ExpressibleByArgument {
     /// A PostgreSQL database, for several instances sharing sessions.
     case postgres(url: String)
 
-    static let defaultLocation = StoreLocation.sqlite(path: ".data/flowserver.sqlite")
+    /// `sqlite:.data/flowserver.sqlite`, the embedded default.
+    public static let defaultLocation = StoreLocation.sqlite(path: ".data/flowserver.sqlite")
 
-    init?(argument: String) {
+    /// `memory`, `sqlite:PATH` or a `postgres://` URL.
+    public init?(argument: String) {
         if argument == "memory" {
             self = .memory
         } else if argument.hasPrefix("sqlite:"), argument.count > "sqlite:".count {
@@ -23,7 +25,8 @@ enum StoreLocation: Equatable, CustomStringConvertible, ExpressibleByArgument {
         }
     }
 
-    var description: String {
+    /// The location as `--store` takes it (a PostgreSQL URL without its credentials).
+    public var description: String {
         switch self {
         case .memory: "memory"
         case .sqlite(let path): "sqlite:\(path)"
@@ -31,5 +34,6 @@ enum StoreLocation: Equatable, CustomStringConvertible, ExpressibleByArgument {
         }
     }
 
-    var defaultValueDescription: String { description }
+    /// How `--help` shows the default.
+    public var defaultValueDescription: String { description }
 }

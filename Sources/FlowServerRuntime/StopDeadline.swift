@@ -13,15 +13,15 @@ enum StopDeadline {
     private static let armed = Atomic<Bool>(false)
 
     /// Starts the countdown (the first call only).
-    static func arm(after limit: Duration) {
+    static func arm(after limit: Duration, name: String) {
         guard !armed.exchange(true, ordering: .relaxed) else { return }
         let thread = Thread {
             Thread.sleep(forTimeInterval: Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18)
-            let line = Array("flowserver: did not stop within \(limit) of the signal; exiting\n".utf8)
+            let line = Array("\(name): did not stop within \(limit) of the signal; exiting\n".utf8)
             _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
             _exit(1)
         }
-        thread.name = "flowserver-stop-deadline"
+        thread.name = "\(name)-stop-deadline"
         thread.start()
     }
 }

@@ -7,95 +7,113 @@ import Darwin
 import Logging
 import MicroHTTP
 
-/// The `flowserver` command line: the flags of CONTRACT.md §7, each also readable from an
-/// environment variable `FLOWSERVER_<NAME>` (see ``EnvironmentArguments``).
-struct FlowServerCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "flowserver",
-        abstract: "Serves FlowServer's Movies demo: coordinator flows as server-rendered web pages.",
-        discussion: """
-            Every flag can also be set by an environment variable FLOWSERVER_<NAME>, e.g. \
-            FLOWSERVER_PORT=9000 or FLOWSERVER_SECURE_COOKIES=1; a flag on the command line wins.
-            """)
+/// The command line every FlowServer app gets (CONTRACT §7): where to listen, the store, the
+/// templates and files, limits, cookies, logging. Each flag can also be set by an environment
+/// variable `FLOWSERVER_<NAME>` (a flag on the command line wins). An app's own flags come beside
+/// these (``FlowServerRuntime/run(_:options:environment:app:)``).
+public struct ServerOptions: ParsableArguments, Sendable {
+    /// The options' defaults.
+    public init() {}
 
+    /// `--host`: address to listen on.
     @Option(help: "Address to listen on.")
-    var host = "127.0.0.1"
+    public var host = "127.0.0.1"
 
+    /// `--port`: port to listen on; 0 picks a free port.
     @Option(help: "Port to listen on; 0 picks a free port.")
-    var port = 8080
+    public var port = 8080
 
+    /// `--store`: session store: memory, sqlite:PATH or postgres://user:pass@host:port/db.
     @Option(help: "Session store: memory, sqlite:PATH or postgres://user:pass@host:port/db.")
-    var store = StoreLocation.defaultLocation
+    public var store = StoreLocation.defaultLocation
 
+    /// `--templates`: directory of the Mustache templates.
     @Option(help: "Directory of the Mustache templates.")
-    var templates = "Templates"
+    public var templates = "Templates"
 
+    /// `--public`: directory of the static files served under /public.
     @Option(name: .customLong("public"), help: "Directory of the static files served under /public.")
-    var publicDirectory = "Public"
+    public var publicDirectory = "Public"
 
+    /// `--session-ttl`: idle seconds before a session expires.
     @Option(name: .customLong("session-ttl"), help: "Idle seconds before a session expires.")
-    var sessionTTL = 86_400
+    public var sessionTTL = 86_400
 
+    /// `--threads`: server threads (default: the number of cores).
     @Option(help: "Server threads (default: the number of cores).")
-    var threads = HTTPServer.Configuration.defaultThreads
+    public var threads = HTTPServer.Configuration.defaultThreads
 
+    /// `--max-body`: request body limit in bytes.
     @Option(name: .customLong("max-body"), help: "Request body limit in bytes.")
-    var maxBody = 1_048_576
+    public var maxBody = 1_048_576
 
+    /// `--max-connections`: the most connections served at once.
     @Option(name: .customLong("max-connections"), help: "The most connections served at once.")
-    var maxConnections = 1024
+    public var maxConnections = 1024
 
+    /// `--max-connections-per-client`: the most connections one client address may hold; 0: no limit (behind a reverse proxy, where every connection comes from the proxy).
     @Option(
         name: .customLong("max-connections-per-client"),
         help: "The most connections one client address may hold; 0: no limit (behind a reverse proxy, where every connection comes from the proxy).")
-    var maxConnectionsPerClient = 64
+    public var maxConnectionsPerClient = 64
 
+    /// `--read-timeout`: seconds within which a request's headers and body must arrive (a deadline; slow clients are closed).
     @Option(
         name: .customLong("read-timeout"),
         help: "Seconds within which a request's headers and body must arrive (a deadline; slow clients are closed).")
-    var readTimeout = 10
+    public var readTimeout = 10
 
+    /// `--idle-timeout`: seconds a kept-alive connection may stay idle between requests.
     @Option(name: .customLong("idle-timeout"), help: "Seconds a kept-alive connection may stay idle between requests.")
-    var idleTimeout = 30
+    public var idleTimeout = 30
 
+    /// `--session-secret`: secret that session ids are signed with, 32 characters or more (default: a random one kept in the store, shared by every instance using it).
     @Option(
         name: .customLong("session-secret"),
         help: "Secret that session ids are signed with, 32 characters or more (default: a random one kept in the store, shared by every instance using it).")
-    var sessionSecret: String?
+    public var sessionSecret: String?
 
+    /// `--new-sessions-per-minute`: new sessions one client address may have stored per minute, on average; more get 429. 0: no limit.
     @Option(
         name: .customLong("new-sessions-per-minute"),
         help: "New sessions one client address may have stored per minute, on average; more get 429. 0: no limit.")
-    var newSessionsPerMinute = 60
+    public var newSessionsPerMinute = 60
 
+    /// `--new-session-burst`: new sessions one client address may have stored at once, after a quiet while.
     @Option(name: .customLong("new-session-burst"), help: "New sessions one client address may have stored at once, after a quiet while.")
-    var newSessionBurst = 120
+    public var newSessionBurst = 120
 
+    /// `--trusted-proxy`: iP address of a reverse proxy in front of the server (repeat, or separate by commas): the limits per client then count the address it forwards in X-Forwarded-For, and its own connections are not limited.
     @Option(
         name: .customLong("trusted-proxy"),
         help: "IP address of a reverse proxy in front of the server (repeat, or separate by commas): the limits per client then count the address it forwards in X-Forwarded-For, and its own connections are not limited.")
-    var trustedProxy: [String] = []
+    public var trustedProxy: [String] = []
 
     /// The trusted proxies, from every `--trusted-proxy` and the commas within them.
-    var trustedProxies: [String] {
+    public var trustedProxies: [String] {
         trustedProxy.flatMap { $0.split(separator: ",") }.map { String($0.filter { $0 != " " }) }.filter { !$0.isEmpty }
     }
 
+    /// `--max-event-streams`: the most live-tab event streams (GET /_events) open at once; each holds a connection, so --max-connections bounds them too.
     @Option(
         name: .customLong("max-event-streams"),
         help: "The most live-tab event streams (GET /_events) open at once; each holds a connection, so --max-connections bounds them too.")
-    var maxEventStreams = 1000
+    public var maxEventStreams = 1000
 
+    /// `--max-event-streams-per-session`: the most event streams one session may hold open (its open tabs).
     @Option(name: .customLong("max-event-streams-per-session"), help: "The most event streams one session may hold open (its open tabs).")
-    var maxEventStreamsPerSession = 16
+    public var maxEventStreamsPerSession = 16
 
+    /// `--secure-cookies`: add Secure to the session cookie (serve over HTTPS).
     @Flag(name: .customLong("secure-cookies"), help: "Add Secure to the session cookie (serve over HTTPS).")
-    var secureCookies = false
+    public var secureCookies = false
 
+    /// `--log-level`: trace, debug, info, notice, warning, error or critical.
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
-    var logLevel = Logger.Level.info
+    public var logLevel = Logger.Level.info
 
-    func validate() throws {
+    /// Refuses values out of range, with the flag and what it takes.
+    public func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be in 0...65535, got \(port)") }
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1, got \(threads)") }
         guard maxBody >= 0 else { throw ValidationError("--max-body must not be negative, got \(maxBody)") }
@@ -123,7 +141,7 @@ struct FlowServerCommand: ParsableCommand {
     }
 }
 
-extension FlowServerCommand {
+extension ServerOptions {
     /// Whether `text` is an IPv4 or IPv6 address.
     static func isIPAddress(_ text: String) -> Bool {
         var v4 = in_addr()

@@ -1,0 +1,212 @@
+import ArgumentParser
+import FlowCore
+import FlowStore
+import FlowStorePostgres
+import FlowStoreSQLite
+import FlowWeb
+import Logging
+import MicroHTTP
+import MustacheTemplates
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs a FlowWeb app as a server process, the way `flowserver` runs the Movies demo: the whole
+/// command line of CONTRACT §7 (flags and `FLOWSERVER_*` variables, `--help`), the memory, SQLite
+/// and PostgreSQL stores, logging, the session secret, signals and graceful stop, purging of
+/// expired sessions, exit statuses and one-line errors.
+///
+/// ```swift
+/// @main
+/// enum CheckoutMain {
+///     static func main() async {
+///         await FlowServerRuntime.run(.init(name: "checkout", abstract: "Serves the checkout.")) { _ in try CheckoutApp.webApp() }
+///     }
+/// }
+/// ```
+///
+/// Exit statuses: 2 for a bad flag or variable, 1 when the templates, the store or the app cannot
+/// be used (or the server cannot listen), and after a stop 0 when every request finished, else 1.
+public enum FlowServerRuntime {
+    /// What `--help` says about an app's command.
+    public struct Command: Sendable {
+        /// The command's name, as `--help` and error messages show it.
+        public var name: String
+        /// One line on what the command serves.
+        public var abstract: String
+
+        /// A command description.
+        public init(name: String, abstract: String) {
+            self.name = name
+            self.abstract = abstract
+        }
+    }
+
+    /// Runs the app that `makeApp` makes, with FlowServer's command line; returns only by exiting.
+    public static func run<Step: FlowStep>(_ command: Command, app makeApp: @Sendable (ServerOptions) throws -> WebApp<Step>) async -> Never {
+        await run(command, options: NoAppOptions.self) { server, _ in try makeApp(server) }
+    }
+
+    /// Runs the app that `makeApp` makes, with FlowServer's command line and the app's own options
+    /// (`AppOptions`, parsed beside the server's; `environmentOptions` and `environmentFlags` name
+    /// those of its flags that `FLOWSERVER_<NAME>` variables may set too).
+    public static func run<Step: FlowStep, AppOptions: ParsableArguments>(
+        _ command: Command, options: AppOptions.Type, environmentOptions: [String] = [], environmentFlags: [String] = [],
+        app makeApp: @Sendable (ServerOptions, AppOptions) throws -> WebApp<Step>
+    ) async -> Never {
+        let parsed = parse(command, AppOptions.self, environmentOptions: environmentOptions, environmentFlags: environmentFlags)
+        let options = parsed.server
+        let level = options.logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: command.name)
+        let fail = { (message: String) -> Never in stop(printing: "\(command.name): \(message)", status: 1) }
+
+        let templates: TemplateLibrary
+        do { templates = try TemplateLibrary(directory: options.templates) } catch { fail("cannot load the templates: \(error)") }
+        let store: any SessionStore
+        do { store = try await openStore(options.store, level: level, label: command.name) } catch { fail("\(error)") }
+        let app: WebApp<Step>
+        do { app = try makeApp(options, parsed.app) } catch { fail("the app cannot start: \(error)") }
+        let secret: [UInt8]
+        if let given = options.sessionSecret {
+            secret = Array(given.utf8)
+        } else {
+            do { secret = try await store.sessionSecret(proposing: WebConfiguration.newSessionSecret()) } catch {
+                fail("cannot read the session secret from the store: \(error)")
+            }
+        }
+        let responder = FlowWebResponder(
+            app: app, store: store, templates: templates, configuration: webConfiguration(options, secret: secret),
+            logger: Logger(label: "\(command.name).web"))
+        let server = HTTPServer(configuration: serverConfiguration(options), responder: responder, logger: Logger(label: "\(command.name).http"))
+        // Watch signals before announcing the address: a SIGTERM right after it must stop us.
+        let stopLimit = server.configuration.shutdownGracePeriod + .seconds(5)
+        TerminationSignals.watch { number in
+            logger.info("stopping on signal \(number)")
+            server.shutdown()
+            StopDeadline.arm(after: stopLimit, name: command.name)
+        }
+        do { try server.start() } catch { fail("\(error)") }
+        let displayHost = options.host.contains(":") ? "[\(options.host)]" : options.host
+        print("listening on http://\(displayHost):\(server.port)")
+        fflush(nil)
+        logger.info("serving", metadata: ["store": "\(options.store)", "threads": "\(options.threads)"])
+
+        let purging = Task { await SessionPurger(store: store).run() }
+        let report = await server.run()
+        purging.cancel()
+        guard report.isClean else {
+            // Each request was logged with its route by the server.
+            logger.error("stopped, but \(report.unfinishedRequests.count + report.stuckThreads.count) requests did not finish")
+            exit(1)
+        }
+        logger.info("stopped")
+        exit(0)
+    }
+
+    /// The command line and the environment, parsed; `--help` printed (exit 0) or a bad flag
+    /// reported (exit 2) here.
+    private static func parse<AppOptions: ParsableArguments>(
+        _ command: Command, _: AppOptions.Type, environmentOptions: [String], environmentFlags: [String]
+    ) -> AppCommand<AppOptions> {
+        AppCommandDescription.current = command
+        do {
+            let arguments = try EnvironmentArguments.merged(
+                environmentVariables(), with: Array(CommandLine.arguments.dropFirst()),
+                appOptions: environmentOptions, appFlags: environmentFlags)
+            return try AppCommand<AppOptions>.parse(arguments)
+        } catch let error as EnvironmentArguments.Failure {
+            stop(printing: "\(command.name): \(error)", status: 2)
+        } catch {
+            if AppCommand<AppOptions>.exitCode(for: error) == .success {
+                print(AppCommand<AppOptions>.fullMessage(for: error))
+                exit(0)
+            }
+            let message = AppCommand<AppOptions>.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            stop(printing: "\(command.name): \(message) (see \(command.name) --help)", status: 2)
+        }
+    }
+
+    private static func openStore(_ location: StoreLocation, level: Logger.Level, label: String) async throws -> any SessionStore {
+        switch location {
+        case .memory:
+            return MemorySessionStore()
+        case .sqlite(let path):
+            return try SQLiteSessionStore(path: path, logger: Logger(label: "\(label).sqlite"))
+        case .postgres(let url):
+            // The pool logs every failed connection attempt; warnings and up only.
+            var storeLogger = Logger(label: "\(label).postgres")
+            storeLogger.logLevel = max(level, .warning)
+            return try await PostgresSessionStore.connect(url: url, logger: storeLogger)
+        }
+    }
+
+    private static func webConfiguration(_ options: ServerOptions, secret: [UInt8]) -> WebConfiguration {
+        WebConfiguration(
+            sessionTTL: options.sessionTTL, secureCookies: options.secureCookies, publicDirectory: options.publicDirectory,
+            sessionSecret: secret, newSessionsPerMinute: options.newSessionsPerMinute, newSessionBurst: options.newSessionBurst,
+            trustedProxies: Set(options.trustedProxies), eventStreamsPerSession: options.maxEventStreamsPerSession,
+            eventStreams: options.maxEventStreams)
+    }
+
+    private static func serverConfiguration(_ options: ServerOptions) -> HTTPServer.Configuration {
+        .init(
+            host: options.host, port: options.port, threads: options.threads, maxBodySize: options.maxBody,
+            connectionTimeout: options.idleTimeout, readTimeout: options.readTimeout, connectionLimit: options.maxConnections,
+            connectionsPerClient: options.maxConnectionsPerClient, unlimitedClients: options.trustedProxies)
+    }
+
+    /// Ends the process with `status` after writing `message` to standard error.
+    private static func stop(printing message: String, status: Int32) -> Never {
+        let line = Array((message + "\n").utf8)
+        _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        exit(status)
+    }
+
+    private static func environmentVariables() -> [String: String] {
+        var result: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            pointer += 1
+        }
+        return result
+    }
+}
+
+/// An app without options of its own.
+public struct NoAppOptions: ParsableArguments, Sendable {
+    /// No options.
+    public init() {}
+}
+
+/// The description of the command being parsed (`--help` reads it): set once, before parsing.
+enum AppCommandDescription {
+    nonisolated(unsafe) static var current = FlowServerRuntime.Command(name: "flowserver", abstract: "")
+}
+
+/// The whole command line of an app: the server's options and the app's own.
+struct AppCommand<AppOptions: ParsableArguments>: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: AppCommandDescription.current.name,
+            abstract: AppCommandDescription.current.abstract,
+            discussion: """
+                Every server flag can also be set by an environment variable FLOWSERVER_<NAME>, e.g. \
+                FLOWSERVER_PORT=9000 or FLOWSERVER_SECURE_COOKIES=1; a flag on the command line wins.
+                """)
+    }
+
+    @OptionGroup var server: ServerOptions
+    @OptionGroup var app: AppOptions
+}
