@@ -15,7 +15,7 @@ import Darwin
 #endif
 
 /// Runs a FlowWeb app as a server process, the way `flowserver` runs the Movies demo: the whole
-/// command line of CONTRACT §7 (flags and `FLOWSERVER_*` variables, `--help`), the memory, SQLite
+/// command line of Docs/CONTRACT.md §7 (flags and `FLOWSERVER_*` variables, `--help`), the memory, SQLite
 /// and PostgreSQL stores, logging, the session secret, signals and graceful stop, purging of
 /// expired sessions, exit statuses and one-line errors.
 ///

@@ -1,6 +1,6 @@
 import FlowCore
 
-/// The steps of RxFlow's demo app (CONTRACT §8).
+/// The steps of RxFlow's demo app (Docs/CONTRACT.md §8).
 public enum DemoStep: FlowStep {
     /// Log out: onboarding again.
     case logoutIsRequired

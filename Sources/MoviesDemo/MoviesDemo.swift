@@ -1,7 +1,7 @@
 import FlowCore
 import FlowWeb
 
-/// RxFlow's demo app as web flows (CONTRACT §8): onboarding, a dashboard of three tabs, movies
+/// RxFlow's demo app as web flows (Docs/CONTRACT.md §8): onboarding, a dashboard of three tabs, movies
 /// and cast, settings in a modal split, about adapted to "unauthorized" every other time.
 public enum MoviesDemo {
     /// Every flow type of the demo.

@@ -3,7 +3,7 @@ import Foundation
 import ProcessTestSupport
 import Testing
 
-/// The `flowserver` executable as a user runs it (CONTRACT.md §7). These tests start real
+/// The `flowserver` executable as a user runs it (Docs/CONTRACT.md §7). These tests start real
 /// processes, so they run one after another.
 @Suite("flowserver executable", .serialized)
 struct FlowServerExecutableTests {

@@ -5,7 +5,7 @@ import FlowTesting
 import Foundation
 import Testing
 
-@Suite("JSON API (CONTRACT §5)")
+@Suite("JSON API (Docs/CONTRACT.md §5)")
 struct APITests {
     /// A new API session and a client that uses its bearer token.
     private func apiSession(_ site: TestSite) async throws -> (API, [String: Any]) {

@@ -14,7 +14,7 @@ private func openEvents(
     return (UncheckedBox(connection), try connection.readHead())
 }
 
-@Suite("Live tabs: the session's event stream (CONTRACT §9)")
+@Suite("Live tabs: the session's event stream (Docs/CONTRACT.md §9)")
 struct EventStreamTests {
     @Test("a step in one tab reaches the other tab's stream, with the new version and top")
     func stepReachesStream() async throws {

@@ -4,7 +4,7 @@ import Foundation
 import MicroHTTP
 import Testing
 
-@Suite("Pages, visits and deep links (CONTRACT §2, §4)")
+@Suite("Pages, visits and deep links (Docs/CONTRACT.md §2, §4)")
 struct PageTests {
     @Test("GET / starts a session: 303 to the top page, a secure-enough cookie")
     func newSession() async throws {
@@ -262,7 +262,7 @@ struct ExpiryTests {
     }
 }
 
-@Suite("Health and metrics (CONTRACT §6)")
+@Suite("Health and metrics (Docs/CONTRACT.md §6)")
 struct ObservabilityTests {
     @Test("/healthz answers 200; /metrics shows requests, latency, navigations and live sessions")
     func metrics() async throws {
@@ -284,7 +284,7 @@ struct ObservabilityTests {
     }
 }
 
-@Suite("Cookies, methods and static files (CONTRACT §2, §4, §6)")
+@Suite("Cookies, methods and static files (Docs/CONTRACT.md §2, §4, §6)")
 struct SiteTests {
     @Test("the session cookie carries Secure when configured")
     func secureCookie() async throws {

@@ -2,7 +2,7 @@ import FlowTesting
 import Foundation
 import Testing
 
-@Suite("Steps from links and forms (CONTRACT §3, §4)")
+@Suite("Steps from links and forms (Docs/CONTRACT.md §3, §4)")
 struct StepTests {
     private func started(_ site: TestSite) async throws -> (TestBrowser, TestResponse) {
         let browser = try await startedBrowser(site)
@@ -112,7 +112,7 @@ struct StepTests {
     }
 }
 
-@Suite("Form validation, multipart and body limits (CONTRACT §3, §6)")
+@Suite("Form validation, multipart and body limits (Docs/CONTRACT.md §3, §6)")
 struct FormTests {
     @Test("an invalid form answers 422 with the page, the messages and the input kept; nothing changes")
     func validation() async throws {

@@ -5,7 +5,7 @@ import Foundation
 import MicroHTTP
 import Testing
 
-@Suite("Sessions that cost nothing (CONTRACT §10)")
+@Suite("Sessions that cost nothing (Docs/CONTRACT.md §10)")
 struct UnstoredSessionTests {
     @Test("cookie-less requests store nothing; only pages set a cookie")
     func cookielessStoresNothing() async throws {

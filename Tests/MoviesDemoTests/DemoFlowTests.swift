@@ -3,7 +3,7 @@ import FlowWeb
 import MoviesDemo
 import Testing
 
-/// The demo's flows without HTTP (CONTRACT §8).
+/// The demo's flows without HTTP (Docs/CONTRACT.md §8).
 @Suite("Movies demo flows")
 struct DemoFlowTests {
     private func start() async throws -> (Coordinator<DemoStep>, NavigationTree) {

@@ -93,7 +93,7 @@ public struct Coordinator<Step: FlowStep>: Sendable {
         return navigation
     }
 
-    /// Makes page `page` visible (CONTRACT §2): pops what is above it, selects its tab,
+    /// Makes page `page` visible (Docs/CONTRACT.md §2): pops what is above it, selects its tab,
     /// dismisses what is presented over it; flows left without pages end.
     ///
     /// - Throws: ``NavigationError`` when the page is not in the tree.

@@ -236,7 +236,7 @@ extension NavigationTree {
     /// selected tab, the top of the stack, the detail of a split. `nil` only in an invalid tree.
     public var top: PageNode? { root.topPage }
 
-    /// Every page that is visible now (see CONTRACT §1).
+    /// Every page that is visible now (see Docs/CONTRACT.md §1).
     public var visiblePages: Set<NodeID> {
         var visible = Set<NodeID>()
         root.collectVisible(into: &visible)

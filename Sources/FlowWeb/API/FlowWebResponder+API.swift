@@ -2,7 +2,7 @@ import FlowCore
 import MicroHTTP
 
 extension FlowWebResponder {
-    /// `/api/v1/…` (CONTRACT §5): JSON in and out, problem+json errors.
+    /// `/api/v1/…` (Docs/CONTRACT.md §5): JSON in and out, problem+json errors.
     func respondToAPI(_ request: Request, path: [String]) async -> Response {
         do {
             return try await api(request, path: path)

@@ -1,6 +1,6 @@
 import FlowCore
 
-/// A session's State as the JSON API shows it (CONTRACT §5):
+/// A session's State as the JSON API shows it (Docs/CONTRACT.md §5):
 /// `{"session", "version", "top": {"node", "url", "page", "flow"}, "root": FlowNode}`.
 struct StateDocument: Encodable {
     struct Top: Encodable {

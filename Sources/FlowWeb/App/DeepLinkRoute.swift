@@ -1,6 +1,6 @@
 import FlowCore
 
-/// A URL pattern that leads to a step (CONTRACT §2): `GET /movies/42` on a session whose tree
+/// A URL pattern that leads to a step (Docs/CONTRACT.md §2): `GET /movies/42` on a session whose tree
 /// has no such page navigates `movieIsPicked(withId: 42)` up the responder chain.
 ///
 /// Segments are literals or typed parameters: `{id:int}` (an integer) or `{slug}` (any text).

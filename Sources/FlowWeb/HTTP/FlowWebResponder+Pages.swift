@@ -5,7 +5,7 @@ extension FlowWebResponder {
     /// The notice shown after a step from a page that is no longer current.
     static var staleNotice: String { "That action came from a page that is no longer current, so nothing was done." }
 
-    /// `GET /`, page visits, deep links and `404` (CONTRACT §2).
+    /// `GET /`, page visits, deep links and `404` (Docs/CONTRACT.md §2).
     func respondToPage(_ request: Request) async -> Response {
         guard request.method == .get || request.method == .head else {
             return composer.errorPage(.methodNotAllowed("GET, HEAD"), topURL: nil)

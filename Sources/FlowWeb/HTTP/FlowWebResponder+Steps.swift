@@ -16,7 +16,7 @@ extension FlowWebResponder {
         var fields: [String: String] = [:]
     }
 
-    /// `/_step` (CONTRACT §3): always `303` to the resulting top page, or an error page.
+    /// `/_step` (Docs/CONTRACT.md §3): always `303` to the resulting top page, or an error page.
     func respondToStep(_ request: Request) async -> Response {
         var session: LoadedSession?
         var setCookie = false

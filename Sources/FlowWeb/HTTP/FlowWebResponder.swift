@@ -4,7 +4,7 @@ import Logging
 import MicroHTTP
 import MustacheTemplates
 
-/// Where HTTP meets flows (CONTRACT §1–6): sessions from cookies or bearer tokens, pages and
+/// Where HTTP meets flows (Docs/CONTRACT.md §1–6): sessions from cookies or bearer tokens, pages and
 /// visits, deep links, steps from links and forms, the JSON API, static files and `/healthz`.
 ///
 /// ```swift

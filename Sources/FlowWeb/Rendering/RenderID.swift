@@ -1,4 +1,4 @@
-/// Render ids (`_r`, CONTRACT §3): 16 hex digits that tell one rendering of a page from every
+/// Render ids (`_r`, Docs/CONTRACT.md §3): 16 hex digits that tell one rendering of a page from every
 /// other, so that a second submit of the same rendering is recognised as a duplicate.
 ///
 /// An id is not a secret (it is written into the page), it only has to be unique: each is a

@@ -1,6 +1,6 @@
 import FlowCore
 
-/// One navigation of a session as the JSON API shows it (CONTRACT §5, Entry).
+/// One navigation of a session as the JSON API shows it (Docs/CONTRACT.md §5, Entry).
 public struct HistoryEntry: Codable, Sendable, Hashable {
     /// Where a navigation came from.
     public enum Source: String, Codable, Sendable, Hashable {
