@@ -27,7 +27,6 @@ RUN apt-get update \
 WORKDIR /app
 COPY --from=build /out/flowserver /usr/local/bin/flowserver
 COPY Templates ./Templates
-COPY Public ./Public
 USER flowserver
 ENV FLOWSERVER_HOST=0.0.0.0 \
     FLOWSERVER_PORT=8080 \

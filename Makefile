@@ -59,7 +59,7 @@ browser-tests:
 	$(SWIFT) build --product flowserver
 	FLOWSERVER_BIN="$$($(SWIFT) build --show-bin-path)/flowserver" python3 -m pytest -q Tests/browser
 
-# Public/openapi.yaml against a live demo server: a valid document, Schemathesis with every check
+# The OpenAPI document (Sources/FlowWeb/Defaults/Public/openapi.yaml) against a live demo server: a valid document, Schemathesis with every check
 # finding nothing, clients generated from it (Python; Swift in Clients/Swift) driving the demo,
 # and hostile requests (Tests/api).
 api-tests:

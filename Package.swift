@@ -41,12 +41,20 @@ let package = Package(
         .target(name: "FlowCore"),
         .target(name: "FlowStore"),
         .target(name: "MustacheTemplates"),
-        .target(name: "FlowWeb", dependencies: [
-            "FlowCore", "FlowStore", "MustacheTemplates", "MicroHTTP",
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "Prometheus", package: "swift-prometheus"),
-            .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        .target(
+            name: "FlowWeb",
+            dependencies: [
+                "FlowCore", "FlowStore", "MustacheTemplates", "MicroHTTP",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            // What every app gets unless its own Templates/ and Public/ replace it (FlowWebDefaults).
+            resources: [
+                .embedInCode("Defaults/Templates/layout.mustache"), .embedInCode("Defaults/Templates/error.mustache"),
+                .embedInCode("Defaults/Public/site.css"), .embedInCode("Defaults/Public/site.js"),
+                .embedInCode("Defaults/Public/openapi.yaml"),
+            ]),
         .target(name: "MoviesDemo", dependencies: ["FlowCore", "FlowWeb", "MustacheTemplates"]),
         .target(
             name: "FlowStoreSQLite",

@@ -96,7 +96,7 @@ def flowserver(store):
     # wrk's 256 connections all come from 127.0.0.1: no per-client limits.
     return lambda port: [BIN / "flowserver", "--port", port, "--store", store, "--max-connections-per-client", "0",
                          "--new-sessions-per-minute", "0",
-                         "--templates", ROOT / "Templates", "--public", ROOT / "Public"]
+                         "--templates", ROOT / "Templates"]
 
 
 def make_sessions(server, count, steps, forms=False):
@@ -222,7 +222,11 @@ def http_scenarios(work, cluster):
     steps_postgres = start("flowserver postgres (steps)", flowserver(cluster.url))
     peer_data = work / "peer-data.json"
     peer_data.write_bytes(subprocess.run([str(BIN / "PeerData"), "1"], check=True, capture_output=True).stdout)
-    peer = start("Hummingbird", lambda port: [PEER_BIN / "HummingbirdPeer", port, ROOT / "Templates", peer_data])
+    # The peer renders the same templates: the demo's pages and FlowWeb's default layout.
+    peer_templates = work / "peer-templates"
+    shutil.copytree(ROOT / "Templates", peer_templates)
+    shutil.copy(ROOT / "Sources" / "FlowWeb" / "Defaults" / "Templates" / "layout.mustache", peer_templates)
+    peer = start("Hummingbird", lambda port: [PEER_BIN / "HummingbirdPeer", port, peer_templates, peer_data])
 
     # First visits: no cookie, as crawlers, scanners and link previews come. A deep link in the
     # demo before onboarding is held for after it, a change: each stores a session (the limit on

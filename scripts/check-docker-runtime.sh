@@ -24,7 +24,7 @@ check "runtime stage declares a data volume" has '^VOLUME '
 check "runtime stage has a health check" has '^HEALTHCHECK '
 check "the health check asks /healthz" has 'GET /healthz'
 check "runtime stage listens on 0.0.0.0" has '0\.0\.0\.0'
-check "runtime stage copies Templates and Public" bash -c 'grep -q "^COPY Templates" <<<"$0" && grep -q "^COPY Public" <<<"$0"' "$runtime_stage"
+check "runtime stage copies the templates" bash -c 'grep -q "^COPY Templates" <<<"$0"' "$runtime_stage"
 check "builder uses --static-swift-stdlib in release" grep -q -- '-c release --static-swift-stdlib' Dockerfile
 
 echo "building flowserver in release with --static-swift-stdlib (as the Dockerfile does)"

@@ -1,7 +1,7 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// A Swift client of FlowServer's JSON API, generated at build time from `Public/openapi.yaml`
+/// A Swift client of FlowServer's JSON API, generated at build time from FlowServer's `openapi.yaml` (`Sources/FlowWeb/Defaults/Public/`)
 /// (linked into the target) by Apple's swift-openapi-generator — not part of FlowServer's build.
 /// `flowserver-client-check <base URL>` drives a running demo through the API with it
 /// (`make test`, `Tests/api/test_generated_swift_client.py`).

@@ -69,11 +69,15 @@ public enum FlowServerRuntime {
         let fail = { (message: String) -> Never in stop(printing: "\(command.name): \(message)", status: 1) }
 
         let templates: TemplateLibrary
-        do { templates = try TemplateLibrary(directory: options.templates) } catch { fail("cannot load the templates: \(error)") }
-        let store: any SessionStore
-        do { store = try await openStore(options.store, level: level, label: command.name) } catch { fail("\(error)") }
+        do { templates = try FlowWebDefaults.templates(directory: options.templates) } catch { fail("cannot load the templates: \(error)") }
         let app: WebApp<Step>
         do { app = try makeApp(options, parsed.app) } catch { fail("the app cannot start: \(error)") }
+        do { try app.checkTemplates(templates, loadedFrom: options.templates) } catch { fail("the app cannot start: \(error)") }
+        if !isDirectory(options.publicDirectory) {
+            logger.notice("no directory \(options.publicDirectory): /public serves FlowServer's default files only")
+        }
+        let store: any SessionStore
+        do { store = try await openStore(options.store, level: level, label: command.name) } catch { fail("\(error)") }
         let secret: [UInt8]
         if let given = options.sessionSecret {
             secret = Array(given.utf8)
@@ -168,6 +172,11 @@ public enum FlowServerRuntime {
         let line = Array((message + "\n").utf8)
         _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
         exit(status)
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     private static func environmentVariables() -> [String: String] {

@@ -27,12 +27,14 @@ public struct ServerOptions: ParsableArguments, Sendable {
     @Option(help: "Session store: memory, sqlite:PATH or postgres://user:pass@host:port/db.")
     public var store = StoreLocation.defaultLocation
 
-    /// `--templates`: directory of the Mustache templates.
-    @Option(help: "Directory of the Mustache templates.")
+    /// `--templates`: directory of the app's Mustache templates (a `layout.mustache` or `error.mustache` there replaces FlowServer's).
+    @Option(help: "Directory of the app's Mustache templates (a layout.mustache or error.mustache there replaces FlowServer's).")
     public var templates = "Templates"
 
-    /// `--public`: directory of the static files served under /public.
-    @Option(name: .customLong("public"), help: "Directory of the static files served under /public.")
+    /// `--public`: directory of the app's static files, served under /public beside FlowServer's own (`site.css`, `site.js`, `openapi.yaml`; a file of the same name replaces one).
+    @Option(
+        name: .customLong("public"),
+        help: "Directory of the app's static files, served under /public beside FlowServer's own (site.css, site.js, openapi.yaml; a file of the same name replaces one).")
     public var publicDirectory = "Public"
 
     /// `--session-ttl`: idle seconds before a session expires.

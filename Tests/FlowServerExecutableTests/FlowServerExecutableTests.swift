@@ -7,7 +7,7 @@ import Testing
 /// processes, so they run one after another.
 @Suite("flowserver executable", .serialized)
 struct FlowServerExecutableTests {
-    @Test("prints its address, serves /healthz and /public, and stops on SIGTERM")
+    @Test("prints its address, serves /healthz and /public (its files over FlowServer's), and stops on SIGTERM")
     func servesAndStops() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flowserver-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("Public"), withIntermediateDirectories: true)
@@ -18,7 +18,8 @@ struct FlowServerExecutableTests {
         let port = try #require(server.listeningPort())
         #expect(port > 0)
         #expect(statusOfGet(port: port, path: "/healthz") == 200)
-        #expect(statusOfGet(port: port, path: "/public/site.css") == 200)
+        #expect(try TestConnection(port: port).request("GET", "/public/site.css").text == "body{}")
+        #expect(try TestConnection(port: port).request("GET", "/public/site.js").text.contains("addEventListener"))
         #expect(statusOfGet(port: port, path: "/public/missing.css") == 404)
         server.process.terminate()  // SIGTERM
         #expect(server.waitForExit() == 0)
@@ -110,6 +111,19 @@ struct DemoProcessTests {
         let templates = try FlowServerProcess(["--port", "0", "--store", "memory", "--templates", "/nonexistent"])
         #expect(templates.waitForExit() == 1)
         #expect(templates.standardError.contains("cannot load the templates"))
+    }
+
+    @Test("a page whose template is missing stops the start, naming the page and the file looked for")
+    func missingPageTemplate() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flowserver-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(at: FlowServerProcess.repository.appendingPathComponent("Templates"), to: directory)
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("pages/cast.mustache"))
+        let server = try FlowServerProcess(["--port", "0", "--store", "memory", "--templates", directory.path])
+        #expect(server.waitForExit() == 1)
+        #expect(
+            server.standardError
+                == "flowserver: the app cannot start: page \"cast\" (CastPage) has no template \"pages/cast\": looked for \(directory.path)/pages/cast.mustache\n")
     }
 }
 

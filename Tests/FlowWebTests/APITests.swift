@@ -275,10 +275,10 @@ struct APITests {
 
 @Suite("OpenAPI document")
 struct OpenAPITests {
-    @Test("Public/openapi.yaml describes every API call the responder answers")
+    @Test("The OpenAPI document describes every API call the responder answers")
     func describesEveryCall() throws {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Public/openapi.yaml")
+            .appendingPathComponent("Sources/FlowWeb/Defaults/Public/openapi.yaml")
         let text = try String(contentsOf: file, encoding: .utf8)
         for path in ["/sessions:", "/session:", "/session/history:", "/session/steps:", "/session/visits:"] {
             #expect(text.contains("\n  \(path)\n"), "\(path) is not described")

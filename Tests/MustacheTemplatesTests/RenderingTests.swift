@@ -318,6 +318,22 @@ struct DirectoryTests {
         try "{{#broken}}".write(to: directory.appendingPathComponent("layout.mustache"), atomically: true, encoding: .utf8)
         #expect(throws: TemplateError.self) { try live.render("movies/detail", context: [:]) }
     }
+
+    @Test("defaults fill in the templates a directory lacks; a file of the same name replaces one, after a reload too")
+    func defaults() throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("layout.mustache"))
+        let defaults = ["layout": "<div>{{$content}}{{/content}}</div>", "footer": "(c) {{year}}"]
+        let library = try TemplateLibrary(directory: directory.path, defaults: defaults, options: .init(reloadOnChange: true))
+        #expect(library.names == ["footer", "layout", "movies/detail"])
+        #expect(String(decoding: try library.render("movies/detail", context: ["title": "A"]), as: UTF8.self) == "<div><h1>A</h1></div>")
+        try "<main>{{$content}}{{/content}}</main>".write(to: directory.appendingPathComponent("layout.mustache"), atomically: true, encoding: .utf8)
+        #expect(String(decoding: try library.render("movies/detail", context: ["title": "A"]), as: UTF8.self) == "<main><h1>A</h1></main>")
+        #expect(try library.renderText("footer", context: ["year": 2026]) == "(c) 2026")
+        let broken = #expect(throws: TemplateError.self) { try TemplateLibrary(directory: directory.path, defaults: ["bad": "{{#open}}"]) }
+        #expect(broken?.file == "(default) bad")
+    }
 }
 
 /// A small seeded generator (SplitMix64), so a failing case can be reproduced.

@@ -1,4 +1,4 @@
-"""A Python client generated from Public/openapi.yaml (openapi-python-client, at test time) drives
+"""A Python client generated from the API's openapi.yaml (openapi-python-client, at test time) drives
 the demo through every operation of the document, each answer decoded by the generated types: a
 change to the server that the document does not follow fails here."""
 import importlib
@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+DOCUMENT = os.path.join(ROOT, "Sources", "FlowWeb", "Defaults", "Public", "openapi.yaml")
 sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
 from live_server import flowserver  # noqa: E402
 
@@ -15,7 +16,7 @@ from live_server import flowserver  # noqa: E402
 def generate(directory):
     """Generates the client as the package `flowserver_client` in `directory` and imports it."""
     output = directory / "flowserver_client"
-    subprocess.run([sys.executable, "-m", "openapi_python_client", "generate", "--path", os.path.join(ROOT, "Public", "openapi.yaml"),
+    subprocess.run([sys.executable, "-m", "openapi_python_client", "generate", "--path", DOCUMENT,
                     "--output-path", str(output), "--meta", "none"], check=True, capture_output=True)
     sys.path.insert(0, str(directory))
     return importlib.import_module("flowserver_client")

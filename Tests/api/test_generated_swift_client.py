@@ -1,4 +1,4 @@
-"""The Swift client generated from Public/openapi.yaml by Apple's swift-openapi-generator
+"""The Swift client generated from openapi.yaml by Apple's swift-openapi-generator
 (Clients/Swift, generated at build time) drives the demo: create a session, onboard, pick a movie
 by integer id, read state and history, visit, read the event stream, delete: every operation, each
 answer decoded by the generated types (the stream through the AsyncHTTPClient transport: URLSession

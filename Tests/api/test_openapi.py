@@ -1,4 +1,4 @@
-"""Public/openapi.yaml against the server: a valid OpenAPI document, and Schemathesis (every check,
+"""The API's OpenAPI document (Sources/FlowWeb/Defaults/Public/openapi.yaml) against the server: a valid OpenAPI document, and Schemathesis (every check,
 every phase that applies) finding nothing on a live demo server, each test case authenticated
 with a session of its own (schemathesis_hooks.py)."""
 import os
@@ -11,7 +11,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "Tests" / "support"))
 from live_server import flowserver  # noqa: E402
 
-DOCUMENT = ROOT / "Public" / "openapi.yaml"
+DOCUMENT = ROOT / "Sources" / "FlowWeb" / "Defaults" / "Public" / "openapi.yaml"
 # Schemathesis' command, installed beside this Python (pip's scripts folder may not be on PATH).
 SCHEMATHESIS = shutil.which("st", path=os.path.dirname(sys.executable)) or shutil.which("st") or "st"
 

@@ -54,7 +54,7 @@ class FlowServer:
         self.log = tempfile.TemporaryFile()
         self.process = subprocess.Popen(
             [binary, "--port", "0", "--store", store, "--templates", str(ROOT / "Templates"),
-             "--public", str(ROOT / "Public"), "--log-level", "warning", *extra],
+             "--log-level", "warning", *extra],
             stdout=subprocess.PIPE, stderr=self.log, text=True)
         line = self.process.stdout.readline()
         if not line.startswith("listening on http://"):

@@ -22,7 +22,7 @@ def flowserver(*arguments, store="memory"):
     binary = os.environ.get("FLOWSERVER_BIN") or str(ROOT / ".build" / "debug" / "flowserver")
     port = free_port()
     process = subprocess.Popen(
-        [binary, "--port", str(port), "--store", store, "--templates", str(ROOT / "Templates"), "--public", str(ROOT / "Public"),
+        [binary, "--port", str(port), "--store", store, "--templates", str(ROOT / "Templates"),
          *arguments],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:

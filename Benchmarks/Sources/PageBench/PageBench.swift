@@ -10,7 +10,7 @@ import MustacheTemplates
 @main
 enum PageBench {
     static func main() async throws {
-        let templates = try TemplateLibrary(directory: CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "../Templates")
+        let templates = try FlowWebDefaults.templates(directory: CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "../Templates")
         let responder = FlowWebResponder(app: try MoviesDemo.webApp(), store: MemorySessionStore(), templates: templates)
         let created = await responder.respond(to: try Request(method: .post, target: "/api/v1/sessions", headers: ["Content-Type": "application/json"], body: Array("{}".utf8)))
         let text = String(decoding: created.body, as: UTF8.self)

@@ -1,4 +1,5 @@
 import FlowCore
+import MustacheTemplates
 
 /// An app as the web layer serves it: its flows, its services, its deep links and how its
 /// pages render.
@@ -45,6 +46,24 @@ public struct WebApp<Step: FlowStep>: Sendable {
 
     /// The renderer of `page`'s type.
     func renderer(for page: AnyPage) -> PageRenderer? { pages.renderer(for: page) }
+
+    /// Checks that `templates` has the layout and every page's template, so that a missing file
+    /// stops the app at start instead of failing its page later.
+    ///
+    /// - Parameters:
+    ///   - templates: the templates the app renders with (e.g. ``FlowWebDefaults/templates(directory:options:)``).
+    ///   - directory: where they were loaded from, named in the error.
+    /// - Throws: ``WebAppError`` naming the first page without its template and the file looked for.
+    public func checkTemplates(_ templates: TemplateLibrary, loadedFrom directory: String) throws(WebAppError) {
+        let root = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        if !templates.contains("layout") {
+            throw WebAppError(message: "no layout template: looked for \(root)/layout.mustache")
+        }
+        for (name, renderer) in pages.renderers.sorted(by: { $0.key < $1.key }) where !templates.contains(renderer.template) {
+            throw WebAppError(
+                message: "page \"\(name)\" (\(renderer.type)) has no template \"\(renderer.template)\": looked for \(root)/\(renderer.template).mustache")
+        }
+    }
 }
 
 /// What rendering pages needs of a ``WebApp``, none of which depends on its step type: so the

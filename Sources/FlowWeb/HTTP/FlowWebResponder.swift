@@ -105,8 +105,12 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
             if let live = try? await sessions.store.liveCount(now: sessions.clock()) { metrics.setLiveSessions(live) }
             return Response(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: metrics.text)
         case .public:
-            guard let staticFiles else { return composer.errorPage(.notFound("no public files are served"), topURL: nil) }
-            return await staticFiles.respond(to: request)
+            // The app's own file first; FlowServer's default of that name otherwise.
+            if let staticFiles {
+                let response = await staticFiles.respond(to: request)
+                guard response.status == .notFound, FlowWebDefaults.publicResponder.serves(request) else { return response }
+            }
+            return await FlowWebDefaults.publicResponder.respond(to: request)
         case .api:
             return await respondToAPI(request, path: Array(request.pathSegments.dropFirst(2)))
         case .step:

@@ -4,7 +4,8 @@ public struct WebConfiguration: Sendable {
     public var sessionTTL: Int
     /// Whether the session cookie carries `Secure`.
     public var secureCookies: Bool
-    /// The directory served under `/public/` (`nil`: none).
+    /// The directory served under `/public/` (`nil`: none); FlowServer's own files
+    /// (``FlowWebDefaults/publicFiles``) answer for the names it does not have.
     public var publicDirectory: String?
     /// The most form or query fields accepted (more: `413`).
     public var maxFields: Int

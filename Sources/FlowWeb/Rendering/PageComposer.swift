@@ -139,20 +139,26 @@ final class PageComposer: Sendable {
 
     /// The error page, in the layout when it can render, plain otherwise.
     func errorPage(_ error: WebError, topURL: String?) -> Response {
+        let fragment = errorFragment(error, topURL: topURL)
         let context: TemplateValue = [
             "siteName": .string(app.siteName), "title": .string("\(error.title) · \(app.siteName)"), "notice": .null,
-            "main": ["html": .string(errorFragment(error, topURL: topURL)), "title": .string(error.title), "back": .null],
+            "main": ["html": .string(fragment), "title": .string(error.title), "back": .null],
             "tabBar": .null, "modal": .null, "csrf": .string(""),
         ]
-        let body = (try? templates.render("layout", context: context)) ?? Array(errorFragment(error, topURL: topURL).utf8)
+        let body = (try? templates.render("layout", context: context)) ?? Array(fragment.utf8)
         var response = Response(status: error.status, headers: htmlPageHeaders, body: body)
         for field in error.headers { response.headers.add(field.name, field.value) }
         return response
     }
 
+    /// The error's content: the `error` template (FlowWeb's default or the app's), or plain
+    /// HTML when it cannot render.
     private func errorFragment(_ error: WebError, topURL: String?) -> String {
-        let link = topURL.map { "<p><a href=\"\(Self.escape($0))\">Back to where you were</a></p>" } ?? "<p><a href=\"/\">Home</a></p>"
-        return "<section class=\"error\"><h1>\(Self.escape(error.title))</h1><p>\(Self.escape(error.detail))</p>\(link)</section>"
+        let back: TemplateValue = ["url": .string(topURL ?? "/"), "label": .string(topURL == nil ? "Home" : "Back to where you were")]
+        let context: TemplateValue = ["title": .string(error.title), "detail": .string(error.detail), "back": back]
+        if let html = try? templates.renderText("error", context: context) { return html }
+        let link = "<p><a href=\"\(Self.escape(topURL ?? "/"))\">\(topURL == nil ? "Home" : "Back to where you were")</a></p>"
+        return "<section class=\"error-page\"><h1>\(Self.escape(error.title))</h1><p>\(Self.escape(error.detail))</p>\(link)</section>"
     }
 
     static func escape(_ text: String) -> String {

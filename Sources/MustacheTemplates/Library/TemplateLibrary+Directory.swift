@@ -7,14 +7,21 @@ struct Fingerprint: Equatable, Sendable {
 }
 
 extension TemplateLibrary {
-    /// Reads every template file below `directory`.
-    static func read(directory: String, fileExtension: String) throws(TemplateError) -> ([TemplateSet.Source], [String: Fingerprint]) {
+    /// Reads every template file below `directory`, and takes from `defaults` the templates
+    /// that no file there replaces.
+    static func read(
+        directory: String, fileExtension: String, defaults: [String: String]
+    ) throws(TemplateError) -> ([TemplateSet.Source], [String: Fingerprint]) {
         var sources: [TemplateSet.Source] = []
         for (name, path) in files(directory: directory, fileExtension: fileExtension) {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw TemplateError(file: path, message: "cannot read the file (check its permissions)")
             }
             sources.append(TemplateSet.Source(name: name, file: path, bytes: [UInt8](data)))
+        }
+        let fromFiles = Set(sources.map(\.name))
+        for (name, text) in defaults.sorted(by: { $0.key < $1.key }) where !fromFiles.contains(name) {
+            sources.append(TemplateSet.Source(name: name, file: "(default) \(name)", bytes: Array(text.utf8)))
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {

@@ -52,6 +52,9 @@ public final class TemplateLibrary: Sendable {
 
     private let directory: String?
     private let options: Options
+    /// Templates used where the directory has no file of the same name (see
+    /// ``init(directory:defaults:options:)``).
+    private let defaults: [String: String]
     /// The templates loaded at start: all there is, unless they reload on change. Read without
     /// a lock: a lock every render takes is memory that every thread writes.
     private let loaded: TemplateSet
@@ -59,13 +62,15 @@ public final class TemplateLibrary: Sendable {
     private let reloading: Reloading?
 
     /// Loads every `*.mustache` file below `directory`; a file's name is its relative path without
-    /// the extension (`movies/detail`).
+    /// the extension (`movies/detail`). `defaults` are templates by name that a file of the same
+    /// name replaces: what a framework ships (a layout) and an app may override.
     ///
     /// - Throws: ``TemplateError`` naming the file, line and column of the first problem.
-    public init(directory: String, options: Options = Options()) throws(TemplateError) {
+    public init(directory: String, defaults: [String: String] = [:], options: Options = Options()) throws(TemplateError) {
         self.directory = directory
         self.options = options
-        let (sources, fingerprint) = try Self.read(directory: directory, fileExtension: options.fileExtension)
+        self.defaults = defaults
+        let (sources, fingerprint) = try Self.read(directory: directory, fileExtension: options.fileExtension, defaults: defaults)
         loaded = try TemplateSet(sources, missingTemplates: options.missingTemplates)
         reloading = options.reloadOnChange ? Reloading(State(set: loaded, fingerprint: fingerprint)) : nil
     }
@@ -74,6 +79,7 @@ public final class TemplateLibrary: Sendable {
     public init(templates: [String: String], options: Options = Options()) throws(TemplateError) {
         directory = nil
         self.options = options
+        defaults = [:]
         let sources = templates.sorted { $0.key < $1.key }.map {
             TemplateSet.Source(name: $0.key, file: $0.key, bytes: Array($0.value.utf8))
         }
@@ -138,7 +144,7 @@ public final class TemplateLibrary: Sendable {
         if Self.fingerprint(directory: directory, fileExtension: options.fileExtension) == known {
             return reloaded.withLock { $0.set }
         }
-        let (sources, fingerprint) = try Self.read(directory: directory, fileExtension: options.fileExtension)
+        let (sources, fingerprint) = try Self.read(directory: directory, fileExtension: options.fileExtension, defaults: defaults)
         let set = try TemplateSet(sources, missingTemplates: options.missingTemplates)
         reloaded.withLock { $0 = State(set: set, fingerprint: fingerprint) }
         return set

@@ -180,9 +180,10 @@ enum TestTemplates {
         "pages/option-detail.mustache": "<h2>Option {{section}}</h2>",
     ]
 
-    static func directory() throws -> URL {
+    /// The templates in a new temporary directory, `extra` files besides (or instead).
+    static func directory(extra: [String: String] = [:]) throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("flowweb-templates-\(UUID().uuidString)")
-        for (name, text) in files {
+        for (name, text) in files.merging(extra, uniquingKeysWith: { $1 }) {
             let url = root.appendingPathComponent(name)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try text.write(to: url, atomically: true, encoding: .utf8)
@@ -227,10 +228,10 @@ struct TestSite {
     /// sessions go (one store may serve two sites: two instances).
     static func start(
         sessionTTL: Int = 3600, maxBody: Int = 1 << 20, secureCookies: Bool = false, store: MemorySessionStore = MemorySessionStore(),
-        configure: (inout WebConfiguration) -> Void = { _ in }
+        templates extraTemplates: [String: String] = [:], configure: (inout WebConfiguration) -> Void = { _ in }
     ) async throws -> TestSite {
-        let directory = try TestTemplates.directory()
-        let templates = try TemplateLibrary(directory: directory.path)
+        let directory = try TestTemplates.directory(extra: extraTemplates)
+        let templates = try FlowWebDefaults.templates(directory: directory.path)
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("Public"), withIntermediateDirectories: true)
         try "body { margin: 0 }".write(to: directory.appendingPathComponent("Public/site.css"), atomically: true, encoding: .utf8)
         let clock = TestClock()

@@ -1,5 +1,5 @@
 // flowserver-client-check <base URL>: drives a running FlowServer demo through its JSON API with
-// the client generated from Public/openapi.yaml, every answer decoded by the generated types.
+// the client generated from openapi.yaml, every answer decoded by the generated types.
 // Exits 0 when every call answered as the demo must; 1 with the first difference otherwise.
 import FlowServerClient
 import Foundation
