@@ -14,10 +14,13 @@ PYTHON_TEST_PACKAGES := selenium=selenium pytest=pytest requests=requests yaml=p
 PYTHON_ALONE_PACKAGES := drheader=drheader axe_playwright_python=axe-playwright-python
 ARGS ?=
 
-.PHONY: run build test unit-tests fuzz-tests fuzz browser-tests api-tests soak-tests docker-check bench soak clean help
+EXAMPLE := Examples/Checkout
+
+.PHONY: run run-example build test unit-tests example-tests fuzz-tests fuzz browser-tests api-tests soak-tests docker-check bench soak clean help
 
 help:
 	@echo "make run     build and start the demo on http://127.0.0.1:8080 (ARGS='--port 9000' to pass flags)"
+	@echo "make run-example  build and start the checkout example ($(EXAMPLE)) on http://127.0.0.1:8080"
 	@echo "make test    run every test suite: Swift, the browser suite, the Docker check (installs what is missing)"
 	@echo "make bench   run the benchmarks (figures in Benchmarks/results/latest.md)"
 	@echo "make soak    10 minutes of mixed traffic per store on the release build, figures printed"
@@ -30,7 +33,14 @@ build:
 run: build
 	"$$($(SWIFT) build --show-bin-path)/flowserver" $(ARGS)
 
-test: unit-tests fuzz-tests browser-tests api-tests soak-tests docker-check
+# The checkout example is a package of its own, depending on FlowServer by path; it runs from its
+# folder, where its Templates/ are.
+run-example:
+	@scripts/ensure-packages.sh $(BUILD_PACKAGES)
+	$(SWIFT) build --package-path $(EXAMPLE) --product checkout
+	cd $(EXAMPLE) && "$$($(SWIFT) build --package-path . --show-bin-path)/checkout" $(ARGS)
+
+test: unit-tests example-tests fuzz-tests browser-tests api-tests soak-tests docker-check
 
 # The executable's tests spawn processes with Foundation's Process and Pipe; they run in a test
 # process of their own, apart from the in-process servers (a descriptor closed twice by the
@@ -40,6 +50,17 @@ unit-tests:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip FlowServerExecutableTests
 	$(SWIFT) test --filter FlowServerExecutableTests
+
+# The checkout example built as a user's package would be: its flow tests (FlowTestStore), its
+# pages over HTTP (FlowTesting's TestServer), and a purchase in Chromium with Back, axe-core and
+# the CSP checked on every page.
+example-tests:
+	@scripts/ensure-packages.sh $(TEST_PACKAGES)
+	@scripts/ensure-python-packages.sh $(PYTHON_TEST_PACKAGES)
+	@scripts/ensure-python-packages.sh --no-deps $(PYTHON_ALONE_PACKAGES)
+	$(SWIFT) build --package-path $(EXAMPLE) --build-tests
+	$(SWIFT) test --package-path $(EXAMPLE) --skip-build
+	CHECKOUT_BIN="$$($(SWIFT) build --package-path $(EXAMPLE) --show-bin-path)/checkout" python3 -m pytest -q $(EXAMPLE)/Tests/browser
 
 # Coverage-guided fuzzing of the parsers (Fuzz/, libFuzzer with AddressSanitizer): every kept
 # crash input replayed, then 20 s per harness from the committed corpus (scripts/fuzz.sh).
@@ -100,4 +121,4 @@ bench:
 	Benchmarks/run.sh
 
 clean:
-	rm -rf .build .build-* Benchmarks/.build Benchmarks/Peers/.build Benchmarks/results
+	rm -rf .build .build-* Benchmarks/.build Benchmarks/Peers/.build Benchmarks/results $(EXAMPLE)/.build

@@ -64,7 +64,9 @@ let package = Package(
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .target(name: "FlowTesting", dependencies: ["FlowCore", "FlowWeb"]),
+        .target(name: "FlowTesting", dependencies: [
+            "FlowCore", "FlowWeb", "FlowStore", "MicroHTTP", "MustacheTemplates", .product(name: "Logging", package: "swift-log"),
+        ]),
         // Test helpers that start processes: a throwaway PostgreSQL cluster, a flowserver.
         .target(name: "ProcessTestSupport", dependencies: ["FlowTesting"], path: "Tests/ProcessTestSupport"),
         // Runs any WebApp as a server process with the whole command line (the executable's wiring).

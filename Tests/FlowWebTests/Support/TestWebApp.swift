@@ -260,38 +260,6 @@ func withSite(
     }
 }
 
-extension TestResponse {
-    /// The `href` of the first link whose tag or text contains `marker`, unescaped.
-    func link(containing marker: String) -> String? {
-        let html = text
-        guard let range = html.range(of: marker),
-            let tagStart = html[..<range.upperBound].range(of: "<a ", options: .backwards),
-            let tagEnd = html[tagStart.upperBound...].firstIndex(of: ">"),
-            let hrefStart = html[tagStart.upperBound..<tagEnd].range(of: "href=\"")
-        else { return nil }
-        let rest = html[hrefStart.upperBound...]
-        guard let end = rest.firstIndex(of: "\"") else { return nil }
-        return String(rest[..<end]).replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&#39;", with: "'")
-    }
-
-    /// The value of hidden input `name`.
-    func hidden(_ name: String) -> String? {
-        let html = text
-        guard let range = html.range(of: "name=\"\(name)\" value=\"") else { return nil }
-        let rest = html[range.upperBound...]
-        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
-    }
-}
-
-extension TestBrowser {
-    /// Fetches `page` and follows (GETs) its link whose tag contains `marker`.
-    @discardableResult
-    func follow(_ marker: String, on page: String) async throws -> TestResponse {
-        let link = try #require(try await get(page).link(containing: marker), "no link containing \(marker) on \(page)")
-        return try await get(link)
-    }
-}
-
 /// A browser on `site` with a new session (it has fetched `/`), not stored yet.
 func startedBrowser(_ site: TestSite) async throws -> TestBrowser {
     let browser = TestBrowser(port: site.port)

@@ -1,0 +1,31 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// A checkout wizard built on FlowServer's public API: a copy of this folder, with the path below
+/// pointed at FlowServer (or its Git URL), is a new app.
+let package = Package(
+    name: "Checkout",
+    platforms: [.macOS(.v15)],
+    products: [.executable(name: "checkout", targets: ["checkout"])],
+    dependencies: [
+        .package(name: "FlowServer", path: "../.."),
+    ],
+    targets: [
+        // The app: steps, flows, pages, services. No server code.
+        .target(name: "Checkout", dependencies: [
+            .product(name: "FlowCore", package: "FlowServer"),
+            .product(name: "FlowWeb", package: "FlowServer"),
+        ]),
+        // The executable: the app handed to FlowServer's runtime, which gives it the whole command line.
+        .executableTarget(name: "checkout", dependencies: [
+            "Checkout",
+            .product(name: "FlowServerRuntime", package: "FlowServer"),
+        ]),
+        .testTarget(name: "CheckoutTests", dependencies: [
+            "Checkout",
+            .product(name: "FlowCore", package: "FlowServer"),
+            .product(name: "FlowWeb", package: "FlowServer"),
+            .product(name: "FlowTesting", package: "FlowServer"),
+        ]),
+    ]
+)
