@@ -15,13 +15,15 @@ PYTHON_ALONE_PACKAGES := drheader=drheader axe_playwright_python=axe-playwright-
 ARGS ?=
 
 EXAMPLE := Examples/Checkout
+GETTING_STARTED := Examples/Hello
 
-.PHONY: run run-example build test unit-tests example-tests fuzz-tests fuzz browser-tests api-tests soak-tests docker-check bench soak clean help
+.PHONY: run run-example build docs test unit-tests example-tests fuzz-tests fuzz browser-tests api-tests soak-tests docker-check bench soak clean help
 
 help:
 	@echo "make run     build and start the demo on http://127.0.0.1:8080 (ARGS='--port 9000' to pass flags)"
 	@echo "make run-example  build and start the checkout example ($(EXAMPLE)) on http://127.0.0.1:8080"
 	@echo "make test    run every test suite: Swift, the browser suite, the Docker check (installs what is missing)"
+	@echo "make docs    build the DocC documentation of every library into .build/docs (fails on a warning or an undocumented public symbol)"
 	@echo "make bench   run the benchmarks (figures in Benchmarks/results/latest.md)"
 	@echo "make soak    10 minutes of mixed traffic per store on the release build, figures printed"
 	@echo "make fuzz    5 minutes of libFuzzer per parser; what adds coverage joins Fuzz/Corpus"
@@ -40,7 +42,14 @@ run-example:
 	$(SWIFT) build --package-path $(EXAMPLE) --product checkout
 	cd $(EXAMPLE) && "$$($(SWIFT) build --package-path . --show-bin-path)/checkout" $(ARGS)
 
-test: unit-tests example-tests fuzz-tests browser-tests api-tests soak-tests docker-check
+test: unit-tests docs example-tests fuzz-tests browser-tests api-tests soak-tests docker-check
+
+# DocC (swift-docc-plugin) for every public library, the guide's articles in
+# Sources/FlowWeb/FlowWeb.docc; scripts/check-docs.py fails on DocC's warnings and on any public
+# symbol without a doc comment.
+docs:
+	@scripts/ensure-packages.sh $(BUILD_PACKAGES)
+	python3 scripts/check-docs.py
 
 # The executable's tests spawn processes with Foundation's Process and Pipe; they run in a test
 # process of their own, apart from the in-process servers (a descriptor closed twice by the
@@ -51,9 +60,10 @@ unit-tests:
 	$(SWIFT) test --skip FlowServerExecutableTests
 	$(SWIFT) test --filter FlowServerExecutableTests
 
-# The checkout example built as a user's package would be: its flow tests (FlowTestStore), its
-# pages over HTTP (FlowTesting's TestServer), and a purchase in Chromium with Back, axe-core and
-# the CSP checked on every page.
+# The examples built as a user's packages would be. The checkout: its flow tests (FlowTestStore),
+# its pages over HTTP (FlowTesting's TestServer), and a purchase in Chromium with Back, axe-core
+# and the CSP checked on every page. Hello, the app of the "Getting started" article: served and
+# used as the article says.
 example-tests:
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
 	@scripts/ensure-python-packages.sh $(PYTHON_TEST_PACKAGES)
@@ -61,6 +71,8 @@ example-tests:
 	$(SWIFT) build --package-path $(EXAMPLE) --build-tests
 	$(SWIFT) test --package-path $(EXAMPLE) --skip-build
 	CHECKOUT_BIN="$$($(SWIFT) build --package-path $(EXAMPLE) --show-bin-path)/checkout" python3 -m pytest -q $(EXAMPLE)/Tests/browser
+	$(SWIFT) build --package-path $(GETTING_STARTED)
+	HELLO_BIN="$$($(SWIFT) build --package-path $(GETTING_STARTED) --show-bin-path)/Hello" python3 -m pytest -q $(GETTING_STARTED)/Tests
 
 # Coverage-guided fuzzing of the parsers (Fuzz/, libFuzzer with AddressSanitizer): every kept
 # crash input replayed, then 20 s per harness from the committed corpus (scripts/fuzz.sh).
@@ -121,4 +133,4 @@ bench:
 	Benchmarks/run.sh
 
 clean:
-	rm -rf .build .build-* Benchmarks/.build Benchmarks/Peers/.build Benchmarks/results $(EXAMPLE)/.build
+	rm -rf .build .build-* Benchmarks/.build Benchmarks/Peers/.build Benchmarks/results $(EXAMPLE)/.build $(GETTING_STARTED)/.build

@@ -73,11 +73,12 @@ public enum FlowServerRuntime {
         let app: WebApp<Step>
         do { app = try makeApp(options, parsed.app) } catch { fail("the app cannot start: \(error)") }
         do { try app.checkTemplates(templates, loadedFrom: options.templates) } catch { fail("the app cannot start: \(error)") }
-        if !isDirectory(options.publicDirectory) {
-            logger.notice("no directory \(options.publicDirectory): /public serves FlowServer's default files only")
-        }
         let store: any SessionStore
         do { store = try await openStore(options.store, level: level, label: command.name) } catch { fail("\(error)") }
+        // An app without files of its own needs no Public/; a directory named but missing is a mistake.
+        if options.publicDirectory != ServerOptions.defaultPublicDirectory, !isDirectory(options.publicDirectory) {
+            logger.warning("--public \(options.publicDirectory) is not a directory: /public serves FlowServer's default files only")
+        }
         let secret: [UInt8]
         if let given = options.sessionSecret {
             secret = Array(given.utf8)

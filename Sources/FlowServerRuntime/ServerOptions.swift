@@ -10,7 +10,7 @@ import MicroHTTP
 /// The command line every FlowServer app gets (Docs/CONTRACT.md §7): where to listen, the store, the
 /// templates and files, limits, cookies, logging. Each flag can also be set by an environment
 /// variable `FLOWSERVER_<NAME>` (a flag on the command line wins). An app's own flags come beside
-/// these (``FlowServerRuntime/run(_:options:environment:app:)``).
+/// these (``FlowServerRuntime/run(_:options:environmentOptions:environmentFlags:app:)``).
 public struct ServerOptions: ParsableArguments, Sendable {
     /// The options' defaults.
     public init() {}
@@ -35,7 +35,10 @@ public struct ServerOptions: ParsableArguments, Sendable {
     @Option(
         name: .customLong("public"),
         help: "Directory of the app's static files, served under /public beside FlowServer's own (site.css, site.js, openapi.yaml; a file of the same name replaces one).")
-    public var publicDirectory = "Public"
+    public var publicDirectory = ServerOptions.defaultPublicDirectory
+
+    /// `--public`'s default, `Public`.
+    public static let defaultPublicDirectory = "Public"
 
     /// `--session-ttl`: idle seconds before a session expires.
     @Option(name: .customLong("session-ttl"), help: "Idle seconds before a session expires.")

@@ -7,12 +7,12 @@
 /// server's few threads, and while it waits nobody else is served on it. Async code calls
 /// ``SessionStore/load(_:)`` instead, never these.
 public protocol ImmediateSessionLoading: SessionStore {
-    /// The session `id`, or `nil` when there is none: ``SessionStore/load(_:)`` on this thread.
+    /// The session `id`, or `nil` when there is none: `load(_:)` on this thread.
     func loadImmediately(_ id: String) throws(StoreError) -> SessionRecord?
 
     /// The version and times of session `id`, without its contents, or `nil` when there is none:
     /// what tells whether a copy read earlier is still current and live. By default the
-    /// ``loadImmediately(_:)`` record's.
+    /// `loadImmediately(_:)` record's.
     func stampImmediately(_ id: String) throws(StoreError) -> SessionStamp?
 }
 

@@ -16,7 +16,7 @@ public protocol SessionStore: Sendable {
     /// Stores a new session with its first history entries.
     func create(_ record: SessionRecord, entries: [HistoryRecord]) async throws(StoreError)
     /// Replaces the session by `record` and appends `entries`, only if the stored version is
-    /// `expectedVersion`; otherwise throws ``StoreError`` with ``StoreError/isConflict``.
+    /// `expectedVersion`; otherwise throws `StoreError` with `isConflict` set.
     func commit(_ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord]) async throws(StoreError)
     /// History entries with `seq > after`, in order, at most `limit`.
     func history(_ id: String, after: Int, limit: Int) async throws(StoreError) -> [HistoryRecord]
@@ -26,14 +26,14 @@ public protocol SessionStore: Sendable {
     /// returns how many.
     func purgeExpired(now: Int64, limit: Int) async throws(StoreError) -> Int
     /// How many sessions have not expired at `now` (for the live-sessions metric); the markers
-    /// of deleted sessions (``SessionRecord/isDeleted``) do not count.
+    /// of deleted sessions (`SessionRecord.isDeleted`) do not count.
     func liveCount(now: Int64) async throws(StoreError) -> Int
     /// The secret that session ids are signed with: the one the store keeps, or, when it keeps
     /// none yet, `proposed`, kept from now on. So every instance on one database signs alike,
     /// and ids outlive a restart.
     func sessionSecret(proposing proposed: [UInt8]) async throws(StoreError) -> [UInt8]
     /// Whether other processes (instances) may change the sessions too: then each instance asks
-    /// for the versions of the sessions it streams changes of (see ``versions(of:)``).
+    /// for the versions of the sessions it streams changes of (see `versions(of:)`).
     var isShared: Bool { get }
     /// The stored version of each of `ids` that is stored.
     func versions(of ids: [String]) async throws(StoreError) -> [String: Int]

@@ -11,7 +11,7 @@ import Synchronization
 /// on the same version.
 ///
 /// Every call is bounded in time: while the database is unreachable, calls fail with an
-/// unavailable ``StoreError`` (the web layer answers `503` with `Retry-After`) and the pool
+/// unavailable `StoreError` (the web layer answers `503` with `Retry-After`) and the pool
 /// reconnects by itself when the database is back.
 public final class PostgresSessionStore: SessionStore {
     private let client: PostgresClient
@@ -39,7 +39,7 @@ public final class PostgresSessionStore: SessionStore {
 
     /// Connects to the database at `url` and migrates it.
     ///
-    /// - Throws: ``StoreError`` (unavailable) with a one-line reason when the URL is malformed or
+    /// - Throws: `StoreError` (unavailable) with a one-line reason when the URL is malformed or
     ///   the database cannot be reached or migrated within `timeout`.
     public static func connect(url: String, timeout: Duration = .seconds(3), logger: Logger = Logger(label: "FlowStorePostgres")) async throws(StoreError) -> PostgresSessionStore {
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
@@ -247,7 +247,7 @@ public final class PostgresSessionStore: SessionStore {
         }
     }
 
-    /// Runs `body` for at most ``timeout``; any failure becomes a ``StoreError``. The caller is
+    /// Runs `body` for at most ``timeout``; any failure becomes a `StoreError`. The caller is
     /// answered when the time is up even if `body` cannot be cancelled (a query waiting for a
     /// connection while the database is down); `body` is then cancelled and left to finish.
     ///

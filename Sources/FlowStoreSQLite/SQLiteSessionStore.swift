@@ -28,6 +28,7 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
     /// Opens (creating it and its directory if needed) and migrates the database at `path`.
     ///
     /// - Parameters:
+    ///   - path: The database file (`.data/flowserver.sqlite` is `flowserver`'s default).
     ///   - checkpointInterval: How often the write-ahead log is copied into the database file
     ///     while sessions change.
     ///   - walRestartFrames: The log's length, in pages, from which it is started over (after
@@ -35,7 +36,7 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
     ///     (16 MB by default) when it grew longer.
     ///   - logger: Where the store reports what it cannot fix itself: checkpoints that keep
     ///     failing (the log then grows until one works).
-    /// - Throws: ``StoreError`` (unavailable) with a one-line reason: an unreadable or corrupt
+    /// - Throws: `StoreError` (unavailable) with a one-line reason: an unreadable or corrupt
     ///   file, a directory that cannot be written, a database from a newer FlowServer.
     public init(
         path: String, checkpointInterval: Duration = .milliseconds(50), walRestartFrames: Int = 2000,

@@ -2,7 +2,7 @@ import FlowCore
 import Testing
 
 /// Tests flows exhaustively, without HTTP, in the spirit of TCA's `TestStore`: send a step or
-/// a visit, state the whole tree that must result (its ``NavigationTree/outline``) and, if you
+/// a visit, state the whole tree that must result (its `NavigationTree.outline`) and, if you
 /// like, the actions and the outcome. Anything else that changed fails the test with a
 /// line-by-line diff.
 ///

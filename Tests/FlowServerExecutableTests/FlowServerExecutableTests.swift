@@ -91,6 +91,16 @@ struct FlowServerExecutableTests {
 
 @Suite("flowserver serves the Movies demo", .serialized)
 struct DemoProcessTests {
+    @Test("a --public directory that does not exist is reported, and FlowServer's own files are served")
+    func missingPublicDirectory() throws {
+        let server = try FlowServerProcess(["--port", "0", "--store", "memory", "--public", "/nonexistent-public"])
+        let port = try #require(server.listeningPort())
+        #expect(statusOfGet(port: port, path: "/public/site.css") == 200)
+        server.process.terminate()
+        #expect(server.waitForExit() == 0)
+        #expect(server.standardError.contains("--public /nonexistent-public is not a directory: /public serves FlowServer's default files only"))
+    }
+
     @Test("a new visitor is sent to onboarding; /movies/999999 is a 404; the inspector answers")
     func demo() throws {
         let server = try FlowServerProcess(["--port", "0", "--store", "memory"])

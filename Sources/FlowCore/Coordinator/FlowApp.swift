@@ -20,7 +20,12 @@ public struct FlowApp<Step: FlowStep>: Sendable {
 
     /// An app definition.
     ///
-    /// - Parameter appData: the type of each session's app data (none by default).
+    /// - Parameters:
+    ///   - root: the root flow, as every session starts with it.
+    ///   - stepper: the root's initial steps.
+    ///   - flows: every flow type a tree may hold (the root's included).
+    ///   - pages: every page type a tree may hold.
+    ///   - appData: the type of each session's app data (none by default).
     /// - Throws: ``NavigationError`` when two types share a name or the root's type is not
     ///   among `flows`.
     public init(

@@ -8,6 +8,7 @@
 /// }
 /// ```
 public protocol NavigationObserver<Step>: Sendable {
+    /// The app's step type.
     associatedtype Step: FlowStep
     /// A flow is about to navigate `step`.
     func willNavigate(flow: FlowReference, step: Step)

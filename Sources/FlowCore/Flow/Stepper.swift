@@ -1,6 +1,7 @@
 /// What emits a contributed page's or flow's first steps (RxFlow's `Stepper`). On the web a
 /// page's later steps come from its links and forms; a stepper gives the initial ones.
 public protocol Stepper<Step>: Sendable {
+    /// The app's step type.
     associatedtype Step: FlowStep
     /// The steps emitted as soon as the contribution takes effect, in order.
     var initialSteps: [Step] { get }

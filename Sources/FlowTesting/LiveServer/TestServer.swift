@@ -27,12 +27,12 @@ public final class TestServer: Sendable {
     public let store: MemorySessionStore
     private let server: HTTPServer
 
-    /// Starts `app` with the templates in `templates` (over ``FlowWebDefaults``) and the files in
+    /// Starts `app` with the templates in `templates` (over `FlowWebDefaults`) and the files in
     /// `publicDirectory`; `configure` adjusts the web configuration (no limit on new sessions
     /// by default: tests make many from one address).
     ///
-    /// - Throws: the templates' ``MustacheTemplates/TemplateError``, a missing page template as
-    ///   ``WebAppError``, or the server's error when it cannot listen.
+    /// - Throws: the templates' `TemplateError`, a missing page template as
+    ///   `WebAppError`, or the server's error when it cannot listen.
     public init<Step: FlowStep>(
         _ app: WebApp<Step>, templates: String, publicDirectory: String? = nil, configure: (inout WebConfiguration) -> Void = { _ in }
     ) throws {

@@ -1,7 +1,7 @@
 import FlowCore
 import MustacheTemplates
 
-/// A page the web layer can render: a ``FlowCore/Page`` with a template and a view model.
+/// A page the web layer can render: a `FlowCore` `Page` with a template and a view model.
 ///
 /// ```swift
 /// struct MoviePage: WebPage {

@@ -60,7 +60,7 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
     }
 
     /// A page request that only shows the session's current page, answered on the server's
-    /// thread when the store reads without waiting (see ``FastPagePath``); `nil` for everything
+    /// thread when the store reads without waiting (see `FastPagePath`); `nil` for everything
     /// else, which ``respond(to:)`` answers.
     public func immediateResponse(to request: Request) -> Response? {
         let started = ContinuousClock.now

@@ -28,6 +28,7 @@ public struct WebConfiguration: Sendable {
     /// sessions together; each holds a connection, so the server's connection limits bound
     /// them too.
     public var eventStreamsPerSession: Int
+    /// The most event streams open at once, all sessions together (see ``eventStreamsPerSession``).
     public var eventStreams: Int
     /// The pages' Content-Security-Policy (default ``defaultContentSecurityPolicy``); an app
     /// extends it, e.g. with `; img-src 'self' https://images.example.com`.

@@ -38,7 +38,7 @@ public final class WebMetrics: Sendable {
     }
 
     /// Records in the registry the requests observed but not recorded yet: request metrics reach
-    /// the registry in batches per thread (``text`` does this first). Call it before reading
+    /// the registry in batches per thread (`text` does this first). Call it before reading
     /// ``registry`` yourself.
     public func recordPendingRequests() {
         requestBatches.drain(record)

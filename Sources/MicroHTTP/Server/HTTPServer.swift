@@ -13,7 +13,7 @@ import Darwin
 /// ``HTTPResponder``.
 ///
 /// One libmicrohttpd epoll daemon per thread, each run by a `DaemonLoop` and accepting on a
-/// listening socket of its own (``ListeningSockets``). A request whose body is complete is handed to
+/// listening socket of its own (`ListeningSockets`). A request whose body is complete is handed to
 /// the responder in a Swift task while its connection is suspended, and resumed once the
 /// answer is ready, so no server thread ever waits for Swift work.
 ///
