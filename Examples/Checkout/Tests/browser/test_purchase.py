@@ -1,7 +1,8 @@
 """The checkout in a real headless Chromium (Debian's, default settings): a whole purchase with an
 invalid form and Back in the middle, the server's own state (its JSON API) checked after every
 action; the order's link in a fresh browser; and what every FlowServer app gets without writing it:
-no WCAG 2.1 A/AA violation (axe-core) and no Content-Security-Policy violation on any page.
+no WCAG 2.1 A/AA violation (axe-core) and no Content-Security-Policy violation on any page, and
+FlowServer's header policy (DrHEADer with FlowServer's rules) on every kind of answer.
 
 Run by `make example-tests` with CHECKOUT_BIN set to the built `checkout` executable."""
 import contextlib
@@ -12,14 +13,19 @@ import pathlib
 import socket
 import subprocess
 import time
+import urllib.error
 import urllib.request
 
 import pytest
+import yaml
+from drheader import Drheader
 from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.support.ui import WebDriverWait
 
 PACKAGE = pathlib.Path(__file__).resolve().parents[2]
+# FlowServer's header policy, as DrHEADer rules (in the FlowServer repository, two folders up).
+HEADER_RULES = yaml.safe_load((PACKAGE.parents[1] / "Tests" / "browser" / "security-headers.yml").read_text())
 # axe-core as the PyPI package axe-playwright-python ships it (only its axe.min.js is used).
 AXE = pathlib.Path(importlib.util.find_spec("axe_playwright_python").submodule_search_locations[0]) / "axe.min.js"
 
@@ -232,3 +238,41 @@ def test_checkout_with_an_empty_cart_is_refused_with_a_notice(shopper):
     assert "Not found" in s.text()
     s.check_page("404")
     assert s.violations == {}
+
+
+def test_every_kind_of_answer_follows_flowservers_header_policy(base_url):
+    """The headers come from FlowServer, not from this app: DrHEADer with FlowServer's rules finds
+    nothing on the app's pages, a modal, a 404, a static file and the API."""
+    class NoRedirects(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *arguments):
+            return None
+
+    opener = urllib.request.build_opener(NoRedirects)
+
+    def headers_of(path, cookie=None):
+        request = urllib.request.Request(base_url + path, headers={"Cookie": cookie} if cookie else {})
+        try:
+            with opener.open(request, timeout=5) as response:
+                received = response.headers
+        except urllib.error.HTTPError as error:
+            received = error.headers
+        found = {name: value for name, value in received.items() if name.lower() != "set-cookie"}
+        found["set-cookie"] = received.get_all("Set-Cookie") or []
+        return found
+
+    first = headers_of("/cart")
+    cookie = first["set-cookie"][0].split(";")[0]
+    headers_of("/_step/checkoutIsRequired", cookie)  # an empty cart: the notice is presented
+    pages, others = HEADER_RULES["pages"], HEADER_RULES["other answers"]
+    report = {}
+    for name, headers, rules in [
+        ("cart page", first, pages),
+        ("notice (modal) page", headers_of("/notice", cookie), pages),
+        ("404 page", headers_of("/orders/NOSUCHORDR", cookie), pages),
+        ("static file", headers_of("/public/site.css"), others),
+        ("API", headers_of("/api/v1/session", cookie), others),
+    ]:
+        found = [f"{item['rule']}: {item['message']}" for item in Drheader(headers=headers).analyze(rules=rules)]
+        if found:
+            report[name] = found
+    assert not report, report
