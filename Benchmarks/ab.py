@@ -2,11 +2,12 @@
 """A/B of two flowserver builds on the page and step scenarios of `make bench`, measured
 alternately so both see the same machine: `python3 Benchmarks/ab.py OLD_BINARY NEW_BINARY`.
 
-Scenarios (wrk -t2 at CONNECTIONS, default 64): `GET /movies/1` of an onboarded session on the
-memory and SQLite stores, and steps (form POST /_step alternating with a Back visit, 16 sessions,
-Benchmarks/wrk/steps.lua) on the memory and SQLite stores. ROUNDS (default 5) rounds of DURATION
-seconds (default 5); each round measures A then B, or B then A on odd rounds. Prints the median
-requests per second of each and the median of the rounds' B/A ratios with their spread.
+Scenarios (wrk -t2 at CONNECTIONS, default 64): `GET /movies/1` of an onboarded session and steps
+(form POST /_step alternating with a Back visit, 16 sessions, Benchmarks/wrk/steps.lua) on each of
+STORES (default "memory sqlite"; "postgres" adds a throwaway cluster with PostgreSQL's default,
+durable settings). ROUNDS (default 5) rounds of DURATION seconds (default 5); each round measures
+A then B, or B then A on odd rounds. Prints the median requests per second and p99 of each and the
+median of the rounds' B/A ratios with their spread.
 """
 import os
 import pathlib
@@ -21,10 +22,12 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "Tests" / "soak"))
 from soak import FlowServer, onboarded_session, call  # noqa: E402
+from cluster import PostgresCluster  # noqa: E402
 
 ROUNDS = int(os.environ.get("ROUNDS", "5"))
 DURATION = int(os.environ.get("DURATION", "5"))
 CONNECTIONS = int(os.environ.get("CONNECTIONS", "64"))
+STORES = os.environ.get("STORES", "memory sqlite").split()
 
 
 def client_limits_off(binary):
@@ -54,20 +57,28 @@ def step_target(server, work):
 
 
 def measure(target):
-    output = subprocess.run(["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{DURATION}s", *target], capture_output=True, text=True).stdout
-    return float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
+    """(requests/s, p99 in ms) of wrk on `target`."""
+    output = subprocess.run(["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{DURATION}s", "--latency", *target],
+                            capture_output=True, text=True).stdout
+    p99 = re.search(r"^\s+99%\s+([\d.]+)(\w+)", output, re.M)
+    return float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1)), \
+        float(p99.group(1)) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)]
 
 
 def main():
     binaries = {"A": sys.argv[1], "B": sys.argv[2]}
     work = pathlib.Path(tempfile.mkdtemp(prefix="flowserver-ab-"))
-    servers, scenarios = [], {}
+    servers, scenarios, clusters = [], {}, []
     try:
         for name, binary in binaries.items():
-            for store in ["memory", "sqlite"]:
-                location = "memory" if store == "memory" else f"sqlite:{work}/{name}-{store}.sqlite"
-                page = start(binary, location)
-                steps = start(binary, location.replace(".sqlite", "-steps.sqlite"))
+            for store in STORES:
+                if store == "postgres":
+                    clusters.append(PostgresCluster(durable=True).__enter__())
+                    page, steps = start(binary, clusters[-1].url), start(binary, clusters[-1].url)
+                else:
+                    location = "memory" if store == "memory" else f"sqlite:{work}/{name}-{store}.sqlite"
+                    page = start(binary, location)
+                    steps = start(binary, location.replace(".sqlite", "-steps.sqlite"))
                 servers += [page, steps]
                 scenarios.setdefault(f"page, {store}", {})[name] = page_target(page)
                 scenarios.setdefault(f"steps, {store}", {})[name] = step_target(steps, work)
@@ -79,14 +90,18 @@ def main():
                     figures[scenario][name].append(measure(targets[name]))
             print(f"round {round_number + 1} of {ROUNDS} done", flush=True)
         print(f"\nA = {binaries['A']}\nB = {binaries['B']}\nwrk -t2 -c{CONNECTIONS} -d{DURATION}s, {ROUNDS} rounds\n")
-        print("| scenario | A req/s | B req/s | B/A (min–max) |\n| --- | --- | --- | --- |")
+        print("| scenario | A req/s | A p99 | B req/s | B p99 | B/A (min–max) |\n| --- | --- | --- | --- | --- | --- |")
         for scenario, runs in figures.items():
-            ratios = [b / a for a, b in zip(runs["A"], runs["B"])]
-            print(f"| {scenario} | {statistics.median(runs['A']):,.0f} | {statistics.median(runs['B']):,.0f} | "
+            ratios = [b[0] / a[0] for a, b in zip(runs["A"], runs["B"])]
+            a_rps, a_p99 = (statistics.median(figure[i] for figure in runs["A"]) for i in (0, 1))
+            b_rps, b_p99 = (statistics.median(figure[i] for figure in runs["B"]) for i in (0, 1))
+            print(f"| {scenario} | {a_rps:,.0f} | {a_p99:.1f} ms | {b_rps:,.0f} | {b_p99:.1f} ms | "
                   f"{statistics.median(ratios):.3f} ({min(ratios):.3f}–{max(ratios):.3f}) |")
     finally:
         for server in servers:
             server.kill()
+        for cluster in clusters:
+            cluster.__exit__(None, None, None)
         shutil.rmtree(work, ignore_errors=True)
 
 

@@ -16,6 +16,8 @@ import Synchronization
 public final class PostgresSessionStore: SessionStore {
     private let client: PostgresClient
     private let runner: Task<Void, Never>
+    /// Fails the calls that ran past their deadline (see ``bounded(_:)``), ten times a second.
+    private let watchdog: Task<Void, Never>
     /// Ends when the runner task calls the client's `run()`.
     private let runnerStarted: AsyncStream<Void>
     private let logger: Logger
@@ -33,9 +35,19 @@ public final class PostgresSessionStore: SessionStore {
             starting.finish()
             await client.run()
         }
+        let reachability = reachability
+        watchdog = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(100))
+                reachability.expire(now: .now)
+            }
+        }
     }
 
-    deinit { runner.cancel() }
+    deinit {
+        runner.cancel()
+        watchdog.cancel()
+    }
 
     /// Connects to the database at `url` and migrates it.
     ///
@@ -125,7 +137,9 @@ public final class PostgresSessionStore: SessionStore {
                 let current = try Self.record(from: await connection.collectedRows(Self.select(id, locking: true), logger: self.logger))
                 let decided = await change(current)
                 if let current, let commit = decided.commit {
-                    try await Self.update(commit.record, expectedVersion: current.version, entries: commit.entries, on: connection, logger: self.logger)
+                    let rows = try await connection.collectedRows(
+                        Self.update(commit.record, expectedVersion: current.version, entries: commit.entries), logger: self.logger)
+                    try Self.checkUpdated(rows, commit.record, current.version)
                 }
                 return decided.outcome
             }
@@ -148,46 +162,68 @@ public final class PostgresSessionStore: SessionStore {
             createdAt: row.7, lastUsedAt: row.8, expiresAt: row.9)
     }
 
+    /// Inserts the session and its first entries in one statement (one round trip, atomic).
     public func create(_ record: SessionRecord, entries: [HistoryRecord]) async throws(StoreError) {
         try await bounded {
-            try await self.client.withTransaction(logger: self.logger) { connection in
-                let inserted = try await connection.collectedRows(
-                    """
+            let (seqs, bodies) = Self.columns(of: entries)
+            let created = try await self.client.collectedRows(
+                """
+                WITH created AS (
                     INSERT INTO sessions (id, version, tree, app_data, csrf_token, last_seq, extra, created_at, last_used_at, expires_at)
                     VALUES (\(record.id), \(Int64(record.version)), \(ByteBuffer(bytes: record.tree)), \(ByteBuffer(bytes: record.appData)),
                             \(record.csrfToken), \(Int64(record.lastSeq)), \(ByteBuffer(bytes: record.extra)), \(record.createdAt),
                             \(record.lastUsedAt), \(record.expiresAt))
                     ON CONFLICT (id) DO NOTHING RETURNING id
-                    """, logger: self.logger)
-                guard inserted.count == 1 else { throw StoreError.duplicate(session: record.id) }
-                try await Self.insert(entries, of: record.id, on: connection, logger: self.logger)
-            }
+                ), appended AS (
+                    INSERT INTO history (session, seq, entry)
+                    SELECT created.id, entry.seq, entry.body FROM created, unnest(\(seqs)::bigint[], \(bodies)::bytea[]) AS entry(seq, body)
+                    RETURNING 1
+                )
+                SELECT count(*) FROM created
+                """, logger: self.logger)
+            guard try created.first?.decode(Int64.self) == 1 else { throw StoreError.duplicate(session: record.id) }
         }
     }
 
+    /// Replaces the row if it still has `expectedVersion` and appends `entries`, in one statement
+    /// (one round trip instead of a transaction's four; a statement is atomic by itself).
     public func commit(_ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord]) async throws(StoreError) {
         try await bounded {
-            try await self.client.withTransaction(logger: self.logger) { connection in
-                try await Self.update(record, expectedVersion: expectedVersion, entries: entries, on: connection, logger: self.logger)
-            }
+            let rows = try await self.client.collectedRows(Self.update(record, expectedVersion: expectedVersion, entries: entries), logger: self.logger)
+            try Self.checkUpdated(rows, record, expectedVersion)
         }
     }
 
-    /// Replaces the row if it still has `expectedVersion` and appends `entries`; a conflict
-    /// otherwise.
-    private static func update(
-        _ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord], on connection: PostgresConnection, logger: Logger
-    ) async throws {
-        let updated = try await connection.collectedRows(
+    /// The statement that replaces the row if it still has `expectedVersion` and appends `entries`
+    /// (for a row it replaced only); it answers how many rows it replaced, 0 or 1.
+    private static func update(_ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord]) -> PostgresQuery {
+        let (seqs, bodies) = columns(of: entries)
+        return """
+            WITH updated AS (
+                UPDATE sessions SET version = \(Int64(record.version)), tree = \(ByteBuffer(bytes: record.tree)),
+                    app_data = \(ByteBuffer(bytes: record.appData)), csrf_token = \(record.csrfToken), last_seq = \(Int64(record.lastSeq)),
+                    extra = \(ByteBuffer(bytes: record.extra)), created_at = \(record.createdAt), last_used_at = \(record.lastUsedAt),
+                    expires_at = \(record.expiresAt)
+                WHERE id = \(record.id) AND version = \(Int64(expectedVersion)) RETURNING id
+            ), appended AS (
+                INSERT INTO history (session, seq, entry)
+                SELECT updated.id, entry.seq, entry.body FROM updated, unnest(\(seqs)::bigint[], \(bodies)::bytea[]) AS entry(seq, body)
+                RETURNING 1
+            )
+            SELECT count(*) FROM updated
             """
-            UPDATE sessions SET version = \(Int64(record.version)), tree = \(ByteBuffer(bytes: record.tree)),
-                app_data = \(ByteBuffer(bytes: record.appData)), csrf_token = \(record.csrfToken), last_seq = \(Int64(record.lastSeq)),
-                extra = \(ByteBuffer(bytes: record.extra)), created_at = \(record.createdAt), last_used_at = \(record.lastUsedAt),
-                expires_at = \(record.expiresAt)
-            WHERE id = \(record.id) AND version = \(Int64(expectedVersion)) RETURNING version
-            """, logger: logger)
-        guard updated.count == 1 else { throw StoreError.conflict(session: record.id, expected: expectedVersion, found: nil) }
-        try await insert(entries, of: record.id, on: connection, logger: logger)
+    }
+
+    /// A conflict unless `rows` (of ``update(_:expectedVersion:entries:)``) say one row was replaced.
+    private static func checkUpdated(_ rows: [PostgresRow], _ record: SessionRecord, _ expectedVersion: Int) throws {
+        guard try rows.first?.decode(Int64.self) == 1 else {
+            throw StoreError.conflict(session: record.id, expected: expectedVersion, found: nil)
+        }
+    }
+
+    /// History entries as the two arrays a statement unnests: their seqs and their bodies.
+    private static func columns(of entries: [HistoryRecord]) -> ([Int64], [ByteBuffer]) {
+        (entries.map { Int64($0.seq) }, entries.map { ByteBuffer(bytes: $0.entry) })
     }
 
     public func history(_ id: String, after: Int, limit: Int) async throws(StoreError) -> [HistoryRecord] {
@@ -239,14 +275,6 @@ public final class PostgresSessionStore: SessionStore {
         }
     }
 
-    private static func insert(_ entries: [HistoryRecord], of session: String, on connection: PostgresConnection, logger: Logger) async throws {
-        for entry in entries {
-            _ = try await connection.collectedRows(
-                "INSERT INTO history (session, seq, entry) VALUES (\(session), \(Int64(entry.seq)), \(ByteBuffer(bytes: entry.entry)))",
-                logger: logger)
-        }
-    }
-
     /// Runs `body` for at most ``timeout``; any failure becomes a `StoreError`. The caller is
     /// answered when the time is up even if `body` cannot be cancelled (a query waiting for a
     /// connection while the database is down); `body` is then cancelled and left to finish.
@@ -281,10 +309,10 @@ public final class PostgresSessionStore: SessionStore {
                         answer.resume(with: .failure(error))
                     }
                 }
-                reachability.waits(ticket) { if answer.resume(with: .failure(Unreachable.lostMeanwhile)) { work.cancel() } }
-                Task {
-                    try? await Task.sleep(for: limit)
-                    if answer.resume(with: .failure(Unreachable.timedOut(limit))) { work.cancel() }
+                // The watchdog fails the call at its deadline: a timer of its own for every call
+                // (a sleeping task) cost more CPU than the query.
+                reachability.waits(ticket, until: .now + limit, limit: limit) { reason in
+                    if answer.resume(with: .failure(reason)) { work.cancel() }
                 }
             }
             reachability.answered()
@@ -340,12 +368,30 @@ private final class Reachability: Sendable {
     private let state = Mutex(State.reachable)
     /// The least time between two tries while the database is unreachable.
     private let retryInterval = Duration.milliseconds(500)
-    /// What fails each call waiting for the database, by its ticket.
-    private let waiting = Mutex<[ObjectIdentifier: @Sendable () -> Void]>([:])
+    /// A call waiting for the database: its deadline, and what fails it.
+    private struct Waiting {
+        var deadline: ContinuousClock.Instant
+        var limit: Duration
+        var fail: @Sendable (Unreachable) -> Void
+    }
 
-    /// Notes the call of `ticket` waiting for the database, and what fails it.
-    func waits(_ ticket: Ticket, failedBy fail: @escaping @Sendable () -> Void) {
-        waiting.withLock { $0[ObjectIdentifier(ticket)] = fail }
+    /// The calls waiting for the database, by ticket.
+    private let waiting = Mutex<[ObjectIdentifier: Waiting]>([:])
+
+    /// Notes the call of `ticket` waiting for the database until `deadline` (`limit` after it
+    /// started), and what fails it.
+    func waits(_ ticket: Ticket, until deadline: ContinuousClock.Instant, limit: Duration, failedBy fail: @escaping @Sendable (Unreachable) -> Void) {
+        waiting.withLock { $0[ObjectIdentifier(ticket)] = Waiting(deadline: deadline, limit: limit, fail: fail) }
+    }
+
+    /// Fails the calls whose deadline passed.
+    func expire(now: ContinuousClock.Instant) {
+        let expired = waiting.withLock { waiting -> [Waiting] in
+            let late = waiting.filter { $0.value.deadline <= now }
+            for key in late.keys { waiting.removeValue(forKey: key) }
+            return Array(late.values)
+        }
+        for call in expired { call.fail(.timedOut(call.limit)) }
     }
 
     /// The call of `ticket` has its answer.
@@ -379,11 +425,11 @@ private final class Reachability: Sendable {
             defer { waiting = [:] }
             return Array(waiting.values)
         }
-        failing.forEach { $0() }
+        failing.forEach { $0.fail(.lostMeanwhile) }
     }
 }
 
-/// A continuation resumed by whichever of two tasks finishes first.
+/// A continuation resumed by whichever comes first: the call's answer, or its failure.
 private final class OnceContinuation<T: Sendable>: Sendable {
     private let state = Mutex<CheckedContinuation<T, any Error>?>(nil)
 

@@ -10,9 +10,11 @@ import tempfile
 
 
 class PostgresCluster:
-    """`with PostgresCluster() as cluster:` — `cluster.url` is its test database for `--store`."""
+    """`with PostgresCluster() as cluster:` — `cluster.url` is its test database for `--store`.
+    Tests run it without `fsync`; `durable=True` keeps PostgreSQL's defaults (benchmarks)."""
 
-    def __init__(self):
+    def __init__(self, durable=False):
+        self.durable = durable
         versions = sorted(os.listdir("/usr/lib/postgresql")) if os.path.isdir("/usr/lib/postgresql") else []
         if not versions:
             raise RuntimeError("PostgreSQL is not installed (make test installs Debian's postgresql)")
@@ -44,7 +46,8 @@ class PostgresCluster:
 
     def start(self):
         self._tool("pg_ctl", "-D", str(self.directory / "data"), "-l", str(self.directory / "log"), "-w", "-o",
-                   f"-p {self.port} -k {self.directory} -c listen_addresses=127.0.0.1 -c fsync=off", "start")
+                   f"-p {self.port} -k {self.directory} -c listen_addresses=127.0.0.1" + ("" if self.durable else " -c fsync=off"),
+                   "start")
 
     def stop(self):
         """Stops the server as a crash would (`immediate`); `start()` brings it back."""
