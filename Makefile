@@ -17,12 +17,13 @@ ARGS ?=
 EXAMPLE := Examples/Checkout
 GETTING_STARTED := Examples/Hello
 
-.PHONY: run run-example build docs test unit-tests example-tests fuzz-tests fuzz browser-tests api-tests soak-tests docker-check bench soak clean help
+.PHONY: run run-example build docs lint format test unit-tests example-tests fuzz-tests fuzz browser-tests api-tests soak-tests docker-check bench soak clean help
 
 help:
 	@echo "make run     build and start the demo on http://127.0.0.1:8080 (ARGS='--port 9000' to pass flags)"
 	@echo "make run-example  build and start the checkout example ($(EXAMPLE)) on http://127.0.0.1:8080"
 	@echo "make test    run every test suite: Swift, the browser suite, the Docker check (installs what is missing)"
+	@echo "make format  rewrite the Swift sources with swift-format (.swift-format); make lint checks them"
 	@echo "make docs    build the DocC documentation of every library into .build/docs (fails on a warning or an undocumented public symbol)"
 	@echo "make bench   run the benchmarks (figures in Benchmarks/results/latest.md)"
 	@echo "make soak    10 minutes of mixed traffic per store on the release build, figures printed"
@@ -42,7 +43,18 @@ run-example:
 	$(SWIFT) build --package-path $(EXAMPLE) --product checkout
 	cd $(EXAMPLE) && "$$($(SWIFT) build --package-path . --show-bin-path)/checkout" $(ARGS)
 
-test: unit-tests docs example-tests fuzz-tests browser-tests api-tests soak-tests docker-check
+test: lint unit-tests docs example-tests fuzz-tests browser-tests api-tests soak-tests docker-check
+
+# swift-format (in the toolchain) with the repository's .swift-format: `make format` rewrites,
+# `make lint` (in make test) fails on any difference.
+SWIFT_SOURCES := Package.swift Sources Tests Fuzz/Sources Benchmarks/Package.swift Benchmarks/Sources \
+	Clients/Swift/Package.swift Clients/Swift/Sources $(EXAMPLE)/Package.swift $(EXAMPLE)/Sources $(EXAMPLE)/Tests \
+	$(GETTING_STARTED)/Package.swift $(GETTING_STARTED)/Sources
+lint:
+	$(SWIFT) format lint --strict --recursive $(SWIFT_SOURCES)
+
+format:
+	$(SWIFT) format format --in-place --recursive $(SWIFT_SOURCES)
 
 # DocC (swift-docc-plugin) for every public library, the guide's articles in
 # Sources/FlowWeb/FlowWeb.docc; scripts/check-docs.py fails on DocC's warnings and on any public

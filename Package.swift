@@ -36,10 +36,12 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
         ),
-        .target(name: "MicroHTTP", dependencies: [
-            "CMicroHTTPD",
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        .target(
+            name: "MicroHTTP",
+            dependencies: [
+                "CMicroHTTPD",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .target(name: "FlowCore"),
         .target(name: "FlowStore"),
         .target(name: "MustacheTemplates"),
@@ -60,40 +62,58 @@ let package = Package(
         .target(name: "MoviesDemo", dependencies: ["FlowCore", "FlowWeb", "MustacheTemplates"]),
         .target(
             name: "FlowStoreSQLite",
-            dependencies: ["FlowStore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
-        .target(name: "FlowStorePostgres", dependencies: [
-            "FlowStore",
-            .product(name: "PostgresNIO", package: "postgres-nio"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
-        .target(name: "FlowTesting", dependencies: [
-            "FlowCore", "FlowWeb", "FlowStore", "MicroHTTP", "MustacheTemplates", .product(name: "Logging", package: "swift-log"),
-        ]),
+            dependencies: [
+                "FlowStore", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .target(
+            name: "FlowStorePostgres",
+            dependencies: [
+                "FlowStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .target(
+            name: "FlowTesting",
+            dependencies: [
+                "FlowCore", "FlowWeb", "FlowStore", "MicroHTTP", "MustacheTemplates",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // Test helpers that start processes: a throwaway PostgreSQL cluster, a flowserver.
         .target(name: "ProcessTestSupport", dependencies: ["FlowTesting"], path: "Tests/ProcessTestSupport"),
         // Runs any WebApp as a server process with the whole command line (the executable's wiring).
-        .target(name: "FlowServerRuntime", dependencies: [
-            "MicroHTTP", "FlowCore", "FlowWeb", "MustacheTemplates", "FlowStore", "FlowStoreSQLite", "FlowStorePostgres",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        .target(
+            name: "FlowServerRuntime",
+            dependencies: [
+                "MicroHTTP", "FlowCore", "FlowWeb", "MustacheTemplates", "FlowStore", "FlowStoreSQLite",
+                "FlowStorePostgres",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .executableTarget(name: "flowserver", dependencies: ["FlowServerRuntime", "MoviesDemo"]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "FlowTesting"]),
-        .testTarget(name: "FlowWebTests", dependencies: ["FlowWeb", "FlowCore", "FlowStore", "FlowTesting", "MicroHTTP", "MustacheTemplates"]),
-        .testTarget(name: "FlowServerExecutableTests", dependencies: [
-            "flowserver", "FlowServerRuntime", "ProcessTestSupport", "FlowTesting",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .testTarget(
+            name: "FlowWebTests",
+            dependencies: ["FlowWeb", "FlowCore", "FlowStore", "FlowTesting", "MicroHTTP", "MustacheTemplates"]),
+        .testTarget(
+            name: "FlowServerExecutableTests",
+            dependencies: [
+                "flowserver", "FlowServerRuntime", "ProcessTestSupport", "FlowTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .testTarget(name: "MustacheTemplatesTests", dependencies: ["MustacheTemplates"]),
         .testTarget(
             name: "FlowStoreSQLiteTests",
             dependencies: ["FlowStoreSQLite", "FlowStore", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "FlowStorePostgresTests", dependencies: ["FlowStorePostgres", "FlowStore", "ProcessTestSupport"]),
+        .testTarget(
+            name: "FlowStorePostgresTests", dependencies: ["FlowStorePostgres", "FlowStore", "ProcessTestSupport"]),
         .testTarget(name: "MoviesDemoTests", dependencies: ["MoviesDemo", "FlowCore", "FlowWeb", "MustacheTemplates"]),
-        .testTarget(name: "FlowCoreTests", dependencies: [
-            "FlowCore", "FlowTesting",
-            .product(name: "PropertyBased", package: "swift-property-based"),
-        ]),
+        .testTarget(
+            name: "FlowCoreTests",
+            dependencies: [
+                "FlowCore", "FlowTesting",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
     ]
 )
 
@@ -101,6 +121,8 @@ let package = Package(
 // scripts/fuzz.sh does to build it with -sanitize=fuzzer,address in .build-fuzz; the normal
 // build and the test suites never compile it.
 if Context.environment["FLOWSERVER_FUZZ"] != nil {
-    package.targets.append(.executableTarget(
-        name: "flowfuzz", dependencies: ["MicroHTTP", "FlowCore", "FlowWeb", "MoviesDemo", "MustacheTemplates"], path: "Fuzz/Sources/flowfuzz"))
+    package.targets.append(
+        .executableTarget(
+            name: "flowfuzz", dependencies: ["MicroHTTP", "FlowCore", "FlowWeb", "MoviesDemo", "MustacheTemplates"],
+            path: "Fuzz/Sources/flowfuzz"))
 }

@@ -8,24 +8,30 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [.executable(name: "checkout", targets: ["checkout"])],
     dependencies: [
-        .package(name: "FlowServer", path: "../.."),
+        .package(name: "FlowServer", path: "../..")
     ],
     targets: [
         // The app: steps, flows, pages, services. No server code.
-        .target(name: "Checkout", dependencies: [
-            .product(name: "FlowCore", package: "FlowServer"),
-            .product(name: "FlowWeb", package: "FlowServer"),
-        ]),
+        .target(
+            name: "Checkout",
+            dependencies: [
+                .product(name: "FlowCore", package: "FlowServer"),
+                .product(name: "FlowWeb", package: "FlowServer"),
+            ]),
         // The executable: the app handed to FlowServer's runtime, which gives it the whole command line.
-        .executableTarget(name: "checkout", dependencies: [
-            "Checkout",
-            .product(name: "FlowServerRuntime", package: "FlowServer"),
-        ]),
-        .testTarget(name: "CheckoutTests", dependencies: [
-            "Checkout",
-            .product(name: "FlowCore", package: "FlowServer"),
-            .product(name: "FlowWeb", package: "FlowServer"),
-            .product(name: "FlowTesting", package: "FlowServer"),
-        ]),
+        .executableTarget(
+            name: "checkout",
+            dependencies: [
+                "Checkout",
+                .product(name: "FlowServerRuntime", package: "FlowServer"),
+            ]),
+        .testTarget(
+            name: "CheckoutTests",
+            dependencies: [
+                "Checkout",
+                .product(name: "FlowCore", package: "FlowServer"),
+                .product(name: "FlowWeb", package: "FlowServer"),
+                .product(name: "FlowTesting", package: "FlowServer"),
+            ]),
     ]
 )

@@ -6,13 +6,15 @@ let package = Package(
     name: "Hello",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "FlowServer", path: "../.."),
+        .package(name: "FlowServer", path: "../..")
     ],
     targets: [
-        .executableTarget(name: "Hello", dependencies: [
-            .product(name: "FlowServerRuntime", package: "FlowServer"),
-            .product(name: "FlowCore", package: "FlowServer"),
-            .product(name: "FlowWeb", package: "FlowServer"),
-        ]),
+        .executableTarget(
+            name: "Hello",
+            dependencies: [
+                .product(name: "FlowServerRuntime", package: "FlowServer"),
+                .product(name: "FlowCore", package: "FlowServer"),
+                .product(name: "FlowWeb", package: "FlowServer"),
+            ])
     ]
 )

@@ -46,7 +46,9 @@ public enum FlowServerRuntime {
     }
 
     /// Runs the app that `makeApp` makes, with FlowServer's command line; returns only by exiting.
-    public static func run<Step: FlowStep>(_ command: Command, app makeApp: @Sendable (ServerOptions) throws -> WebApp<Step>) async -> Never {
+    public static func run<Step: FlowStep>(
+        _ command: Command, app makeApp: @Sendable (ServerOptions) throws -> WebApp<Step>
+    ) async -> Never {
         await run(command, options: NoAppOptions.self) { server, _ in try makeApp(server) }
     }
 
@@ -54,10 +56,12 @@ public enum FlowServerRuntime {
     /// (`AppOptions`, parsed beside the server's; `environmentOptions` and `environmentFlags` name
     /// those of its flags that `FLOWSERVER_<NAME>` variables may set too).
     public static func run<Step: FlowStep, AppOptions: ParsableArguments>(
-        _ command: Command, options: AppOptions.Type, environmentOptions: [String] = [], environmentFlags: [String] = [],
+        _ command: Command, options: AppOptions.Type, environmentOptions: [String] = [],
+        environmentFlags: [String] = [],
         app makeApp: @Sendable (ServerOptions, AppOptions) throws -> WebApp<Step>
     ) async -> Never {
-        let parsed = parse(command, AppOptions.self, environmentOptions: environmentOptions, environmentFlags: environmentFlags)
+        let parsed = parse(
+            command, AppOptions.self, environmentOptions: environmentOptions, environmentFlags: environmentFlags)
         let options = parsed.server
         let level = options.logLevel
         LoggingSystem.bootstrap { label in
@@ -69,15 +73,21 @@ public enum FlowServerRuntime {
         let fail = { (message: String) -> Never in stop(printing: "\(command.name): \(message)", status: 1) }
 
         let templates: TemplateLibrary
-        do { templates = try FlowWebDefaults.templates(directory: options.templates) } catch { fail("cannot load the templates: \(error)") }
+        do { templates = try FlowWebDefaults.templates(directory: options.templates) } catch {
+            fail("cannot load the templates: \(error)")
+        }
         let app: WebApp<Step>
         do { app = try makeApp(options, parsed.app) } catch { fail("the app cannot start: \(error)") }
-        do { try app.checkTemplates(templates, loadedFrom: options.templates) } catch { fail("the app cannot start: \(error)") }
+        do { try app.checkTemplates(templates, loadedFrom: options.templates) } catch {
+            fail("the app cannot start: \(error)")
+        }
         let store: any SessionStore
         do { store = try await openStore(options.store, level: level, label: command.name) } catch { fail("\(error)") }
         // An app without files of its own needs no Public/; a directory named but missing is a mistake.
         if options.publicDirectory != ServerOptions.defaultPublicDirectory, !isDirectory(options.publicDirectory) {
-            logger.warning("--public \(options.publicDirectory) is not a directory: /public serves FlowServer's default files only")
+            logger.warning(
+                "--public \(options.publicDirectory) is not a directory: /public serves FlowServer's default files only"
+            )
         }
         let secret: [UInt8]
         if let given = options.sessionSecret {
@@ -90,7 +100,9 @@ public enum FlowServerRuntime {
         let responder = FlowWebResponder(
             app: app, store: store, templates: templates, configuration: webConfiguration(options, secret: secret),
             logger: Logger(label: "\(command.name).web"))
-        let server = HTTPServer(configuration: serverConfiguration(options), responder: responder, logger: Logger(label: "\(command.name).http"))
+        let server = HTTPServer(
+            configuration: serverConfiguration(options), responder: responder,
+            logger: Logger(label: "\(command.name).http"))
         // Watch signals before announcing the address: a SIGTERM right after it must stop us.
         let stopLimit = server.configuration.shutdownGracePeriod + .seconds(5)
         TerminationSignals.watch { number in
@@ -109,7 +121,8 @@ public enum FlowServerRuntime {
         purging.cancel()
         guard report.isClean else {
             // Each request was logged with its route by the server.
-            logger.error("stopped, but \(report.unfinishedRequests.count + report.stuckThreads.count) requests did not finish")
+            logger.error(
+                "stopped, but \(report.unfinishedRequests.count + report.stuckThreads.count) requests did not finish")
             exit(1)
         }
         logger.info("stopped")
@@ -134,12 +147,15 @@ public enum FlowServerRuntime {
                 print(AppCommand<AppOptions>.fullMessage(for: error))
                 exit(0)
             }
-            let message = AppCommand<AppOptions>.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            let message =
+                AppCommand<AppOptions>.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
             stop(printing: "\(command.name): \(message) (see \(command.name) --help)", status: 2)
         }
     }
 
-    private static func openStore(_ location: StoreLocation, level: Logger.Level, label: String) async throws -> any SessionStore {
+    private static func openStore(_ location: StoreLocation, level: Logger.Level, label: String) async throws
+        -> any SessionStore
+    {
         switch location {
         case .memory:
             return MemorySessionStore()
@@ -155,8 +171,10 @@ public enum FlowServerRuntime {
 
     private static func webConfiguration(_ options: ServerOptions, secret: [UInt8]) -> WebConfiguration {
         WebConfiguration(
-            sessionTTL: options.sessionTTL, secureCookies: options.secureCookies, publicDirectory: options.publicDirectory,
-            sessionSecret: secret, newSessionsPerMinute: options.newSessionsPerMinute, newSessionBurst: options.newSessionBurst,
+            sessionTTL: options.sessionTTL, secureCookies: options.secureCookies,
+            publicDirectory: options.publicDirectory,
+            sessionSecret: secret, newSessionsPerMinute: options.newSessionsPerMinute,
+            newSessionBurst: options.newSessionBurst,
             trustedProxies: Set(options.trustedProxies), eventStreamsPerSession: options.maxEventStreamsPerSession,
             eventStreams: options.maxEventStreams)
     }
@@ -164,7 +182,8 @@ public enum FlowServerRuntime {
     private static func serverConfiguration(_ options: ServerOptions) -> HTTPServer.Configuration {
         .init(
             host: options.host, port: options.port, threads: options.threads, maxBodySize: options.maxBody,
-            connectionTimeout: options.idleTimeout, readTimeout: options.readTimeout, connectionLimit: options.maxConnections,
+            connectionTimeout: options.idleTimeout, readTimeout: options.readTimeout,
+            connectionLimit: options.maxConnections,
             connectionsPerClient: options.maxConnectionsPerClient, unlimitedClients: options.trustedProxies)
     }
 

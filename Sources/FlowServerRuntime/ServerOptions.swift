@@ -1,11 +1,12 @@
 import ArgumentParser
+import Logging
+import MicroHTTP
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Logging
-import MicroHTTP
 
 /// The command line every FlowServer app gets (Docs/CONTRACT.md §7): where to listen, the store, the
 /// templates and files, limits, cookies, logging. Each flag can also be set by an environment
@@ -28,13 +29,18 @@ public struct ServerOptions: ParsableArguments, Sendable {
     public var store = StoreLocation.defaultLocation
 
     /// `--templates`: directory of the app's Mustache templates (a `layout.mustache` or `error.mustache` there replaces FlowServer's).
-    @Option(help: "Directory of the app's Mustache templates (a layout.mustache or error.mustache there replaces FlowServer's).")
+    @Option(
+        help:
+            "Directory of the app's Mustache templates (a layout.mustache or error.mustache there replaces FlowServer's)."
+    )
     public var templates = "Templates"
 
     /// `--public`: directory of the app's static files, served under /public beside FlowServer's own (`site.css`, `site.js`, `openapi.yaml`; a file of the same name replaces one).
     @Option(
         name: .customLong("public"),
-        help: "Directory of the app's static files, served under /public beside FlowServer's own (site.css, site.js, openapi.yaml; a file of the same name replaces one).")
+        help:
+            "Directory of the app's static files, served under /public beside FlowServer's own (site.css, site.js, openapi.yaml; a file of the same name replaces one)."
+    )
     public var publicDirectory = ServerOptions.defaultPublicDirectory
 
     /// `--public`'s default, `Public`.
@@ -59,7 +65,9 @@ public struct ServerOptions: ParsableArguments, Sendable {
     /// `--max-connections-per-client`: the most connections one client address may hold; 0: no limit (behind a reverse proxy, where every connection comes from the proxy).
     @Option(
         name: .customLong("max-connections-per-client"),
-        help: "The most connections one client address may hold; 0: no limit (behind a reverse proxy, where every connection comes from the proxy).")
+        help:
+            "The most connections one client address may hold; 0: no limit (behind a reverse proxy, where every connection comes from the proxy)."
+    )
     public var maxConnectionsPerClient = 64
 
     /// `--read-timeout`: seconds within which a request's headers and body must arrive (a deadline; slow clients are closed).
@@ -75,7 +83,9 @@ public struct ServerOptions: ParsableArguments, Sendable {
     /// `--session-secret`: secret that session ids are signed with, 32 characters or more (default: a random one kept in the store, shared by every instance using it).
     @Option(
         name: .customLong("session-secret"),
-        help: "Secret that session ids are signed with, 32 characters or more (default: a random one kept in the store, shared by every instance using it).")
+        help:
+            "Secret that session ids are signed with, 32 characters or more (default: a random one kept in the store, shared by every instance using it)."
+    )
     public var sessionSecret: String?
 
     /// `--new-sessions-per-minute`: new sessions one client address may have stored per minute, on average; more get 429. 0: no limit.
@@ -85,13 +95,17 @@ public struct ServerOptions: ParsableArguments, Sendable {
     public var newSessionsPerMinute = 60
 
     /// `--new-session-burst`: new sessions one client address may have stored at once, after a quiet while.
-    @Option(name: .customLong("new-session-burst"), help: "New sessions one client address may have stored at once, after a quiet while.")
+    @Option(
+        name: .customLong("new-session-burst"),
+        help: "New sessions one client address may have stored at once, after a quiet while.")
     public var newSessionBurst = 120
 
     /// `--trusted-proxy`: iP address of a reverse proxy in front of the server (repeat, or separate by commas): the limits per client then count the address it forwards in X-Forwarded-For, and its own connections are not limited.
     @Option(
         name: .customLong("trusted-proxy"),
-        help: "IP address of a reverse proxy in front of the server (repeat, or separate by commas): the limits per client then count the address it forwards in X-Forwarded-For, and its own connections are not limited.")
+        help:
+            "IP address of a reverse proxy in front of the server (repeat, or separate by commas): the limits per client then count the address it forwards in X-Forwarded-For, and its own connections are not limited."
+    )
     public var trustedProxy: [String] = []
 
     /// The trusted proxies, from every `--trusted-proxy` and the commas within them.
@@ -102,11 +116,15 @@ public struct ServerOptions: ParsableArguments, Sendable {
     /// `--max-event-streams`: the most live-tab event streams (GET /_events) open at once; each holds a connection, so --max-connections bounds them too.
     @Option(
         name: .customLong("max-event-streams"),
-        help: "The most live-tab event streams (GET /_events) open at once; each holds a connection, so --max-connections bounds them too.")
+        help:
+            "The most live-tab event streams (GET /_events) open at once; each holds a connection, so --max-connections bounds them too."
+    )
     public var maxEventStreams = 1000
 
     /// `--max-event-streams-per-session`: the most event streams one session may hold open (its open tabs).
-    @Option(name: .customLong("max-event-streams-per-session"), help: "The most event streams one session may hold open (its open tabs).")
+    @Option(
+        name: .customLong("max-event-streams-per-session"),
+        help: "The most event streams one session may hold open (its open tabs).")
     public var maxEventStreamsPerSession = 16
 
     /// `--secure-cookies`: add Secure to the session cookie (serve over HTTPS).
@@ -122,26 +140,35 @@ public struct ServerOptions: ParsableArguments, Sendable {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be in 0...65535, got \(port)") }
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1, got \(threads)") }
         guard maxBody >= 0 else { throw ValidationError("--max-body must not be negative, got \(maxBody)") }
-        guard sessionTTL >= 1 else { throw ValidationError("--session-ttl must be at least 1 second, got \(sessionTTL)") }
-        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1, got \(maxConnections)") }
+        guard sessionTTL >= 1 else {
+            throw ValidationError("--session-ttl must be at least 1 second, got \(sessionTTL)")
+        }
+        guard maxConnections >= 1 else {
+            throw ValidationError("--max-connections must be at least 1, got \(maxConnections)")
+        }
         guard maxConnectionsPerClient >= 0 else {
-            throw ValidationError("--max-connections-per-client must not be negative (0: no limit), got \(maxConnectionsPerClient)")
+            throw ValidationError(
+                "--max-connections-per-client must not be negative (0: no limit), got \(maxConnectionsPerClient)")
         }
         if let sessionSecret, sessionSecret.utf8.count < 32 {
-            throw ValidationError("--session-secret must be at least 32 characters long, got \(sessionSecret.utf8.count)")
+            throw ValidationError(
+                "--session-secret must be at least 32 characters long, got \(sessionSecret.utf8.count)")
         }
         guard newSessionsPerMinute >= 0, newSessionBurst >= 1 else {
             throw ValidationError(
-                "--new-sessions-per-minute must not be negative (0: no limit) and --new-session-burst at least 1, got \(newSessionsPerMinute) and \(newSessionBurst)")
+                "--new-sessions-per-minute must not be negative (0: no limit) and --new-session-burst at least 1, got \(newSessionsPerMinute) and \(newSessionBurst)"
+            )
         }
         if let bad = trustedProxies.first(where: { !Self.isIPAddress($0) }) {
             throw ValidationError("--trusted-proxy takes IP addresses (10.0.0.1, ::1), got \(bad)")
         }
         guard maxEventStreams >= 0, maxEventStreamsPerSession >= 0 else {
-            throw ValidationError("--max-event-streams and --max-event-streams-per-session must not be negative (0: none)")
+            throw ValidationError(
+                "--max-event-streams and --max-event-streams-per-session must not be negative (0: none)")
         }
         guard readTimeout >= 1, idleTimeout >= 1 else {
-            throw ValidationError("--read-timeout and --idle-timeout must be at least 1 second, got \(readTimeout) and \(idleTimeout)")
+            throw ValidationError(
+                "--read-timeout and --idle-timeout must be at least 1 second, got \(readTimeout) and \(idleTimeout)")
         }
     }
 }

@@ -1,10 +1,11 @@
+import Foundation
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import Synchronization
 
 /// The last resort of a stop: once armed, ends the process with status 1 after `limit`, from a
 /// thread of its own, whatever the rest of the process is doing. The graceful stop needs Swift's
@@ -16,7 +17,8 @@ enum StopDeadline {
     static func arm(after limit: Duration, name: String) {
         guard !armed.exchange(true, ordering: .relaxed) else { return }
         let thread = Thread {
-            Thread.sleep(forTimeInterval: Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18)
+            Thread.sleep(
+                forTimeInterval: Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18)
             let line = Array("\(name): did not stop within \(limit) of the signal; exiting\n".utf8)
             _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
             _exit(1)

@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 
 /// The pipe the signal handler writes the signal number to (the self-pipe trick): `write` is
 /// async-signal-safe, and a thread of our own reads the pipe and acts outside the handler.

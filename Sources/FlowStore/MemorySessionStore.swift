@@ -39,7 +39,9 @@ public final class MemorySessionStore: ImmediateSessionLoading {
     public func stampImmediately(_ id: String) throws(StoreError) -> SessionStamp? {
         sessions.withLock { sessions in
             guard let stored = sessions[id] else { return nil }
-            return SessionStamp(version: stored.record.version, lastUsedAt: stored.record.lastUsedAt, expiresAt: stored.record.expiresAt)
+            return SessionStamp(
+                version: stored.record.version, lastUsedAt: stored.record.lastUsedAt, expiresAt: stored.record.expiresAt
+            )
         }
     }
 
@@ -53,7 +55,8 @@ public final class MemorySessionStore: ImmediateSessionLoading {
     public func commit(_ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord]) throws(StoreError) {
         try sessions.withLock { (sessions: inout [String: Stored]) throws(StoreError) in
             guard let stored = sessions[record.id], stored.record.version == expectedVersion else {
-                throw .conflict(session: record.id, expected: expectedVersion, found: sessions[record.id]?.record.version)
+                throw .conflict(
+                    session: record.id, expected: expectedVersion, found: sessions[record.id]?.record.version)
             }
             stored.record = record
             // Short histories (most) grow to fit; long ones by doubling, as growing to fit copies

@@ -134,7 +134,9 @@ extension SessionRecord {
     /// anyway): version 0, nothing else kept. Stores keep it like any session, purge it when it
     /// expires, and leave it out of ``SessionStore/liveCount(now:)``.
     public static func deleted(id: String, until: Int64) -> SessionRecord {
-        SessionRecord(id: id, version: 0, tree: [], csrfToken: "", lastSeq: 0, createdAt: until, lastUsedAt: until, expiresAt: until)
+        SessionRecord(
+            id: id, version: 0, tree: [], csrfToken: "", lastSeq: 0, createdAt: until, lastUsedAt: until,
+            expiresAt: until)
     }
 
     /// Whether this is the marker of a deleted session (see ``deleted(id:until:)``).

@@ -53,15 +53,23 @@ public final class PostgresSessionStore: SessionStore {
     ///
     /// - Throws: `StoreError` (unavailable) with a one-line reason when the URL is malformed or
     ///   the database cannot be reached or migrated within `timeout`.
-    public static func connect(url: String, timeout: Duration = .seconds(3), logger: Logger = Logger(label: "FlowStorePostgres")) async throws(StoreError) -> PostgresSessionStore {
-        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
+    public static func connect(
+        url: String, timeout: Duration = .seconds(3), logger: Logger = Logger(label: "FlowStorePostgres")
+    ) async throws(StoreError) -> PostgresSessionStore {
+        guard let components = URLComponents(string: url),
+            ["postgres", "postgresql"].contains(components.scheme ?? ""),
             let host = components.host, let user = components.user
-        else { throw .unavailable("the PostgreSQL URL must look like postgres://user:password@host:port/database, got \(url)") }
+        else {
+            throw .unavailable(
+                "the PostgreSQL URL must look like postgres://user:password@host:port/database, got \(url)")
+        }
         var configuration = PostgresClient.Configuration(
             host: host, port: components.port ?? 5432, username: user, password: components.password,
             database: components.path.isEmpty ? nil : String(components.path.dropFirst()), tls: .disable)
         configuration.options.connectTimeout = .seconds(Int64(timeout.components.seconds))
-        let store = PostgresSessionStore(client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger, timeout: timeout)
+        let store = PostgresSessionStore(
+            client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger,
+            timeout: timeout)
         // The first query waits for the runner task to reach `run()`: a connection leased before
         // logs a warning (a new task can start late on a busy machine). The task goes straight
         // on into `run()`, which marks the client running before it first suspends, where this
@@ -76,12 +84,17 @@ public final class PostgresSessionStore: SessionStore {
             try await self.client.withTransaction(logger: self.logger) { connection in
                 _ = try await connection.collectedRows("SELECT pg_advisory_xact_lock(424242)", logger: self.logger)
                 _ = try await connection.collectedRows(
-                    "CREATE TABLE IF NOT EXISTS flowserver_migrations (version INTEGER PRIMARY KEY)", logger: self.logger)
-                let applied = Set(try await connection.collectedRows("SELECT version FROM flowserver_migrations", logger: self.logger)
-                    .map { try $0.decode(Int.self) })
+                    "CREATE TABLE IF NOT EXISTS flowserver_migrations (version INTEGER PRIMARY KEY)",
+                    logger: self.logger)
+                let applied = Set(
+                    try await connection.collectedRows("SELECT version FROM flowserver_migrations", logger: self.logger)
+                        .map { try $0.decode(Int.self) })
                 for (version, statements) in Self.migrations where !applied.contains(version) {
-                    for statement in statements { _ = try await connection.collectedRows(PostgresQuery(unsafeSQL: statement), logger: self.logger) }
-                    _ = try await connection.collectedRows("INSERT INTO flowserver_migrations (version) VALUES (\(version))", logger: self.logger)
+                    for statement in statements {
+                        _ = try await connection.collectedRows(PostgresQuery(unsafeSQL: statement), logger: self.logger)
+                    }
+                    _ = try await connection.collectedRows(
+                        "INSERT INTO flowserver_migrations (version) VALUES (\(version))", logger: self.logger)
                 }
             }
         }
@@ -89,20 +102,23 @@ public final class PostgresSessionStore: SessionStore {
 
     /// The schema, one migration per version (never edit a shipped one: add another).
     static let migrations: [(Int, [String])] = [
-        (1, [
-            """
-            CREATE TABLE sessions (
-                id TEXT PRIMARY KEY, version BIGINT NOT NULL, tree BYTEA NOT NULL, app_data BYTEA NOT NULL,
-                csrf_token TEXT NOT NULL, last_seq BIGINT NOT NULL, extra BYTEA NOT NULL,
-                created_at BIGINT NOT NULL, last_used_at BIGINT NOT NULL, expires_at BIGINT NOT NULL)
-            """,
-            "CREATE INDEX sessions_by_expiry ON sessions (expires_at)",
-            """
-            CREATE TABLE history (
-                session TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE, seq BIGINT NOT NULL, entry BYTEA NOT NULL,
-                PRIMARY KEY (session, seq))
-            """,
-        ]),
+        (
+            1,
+            [
+                """
+                CREATE TABLE sessions (
+                    id TEXT PRIMARY KEY, version BIGINT NOT NULL, tree BYTEA NOT NULL, app_data BYTEA NOT NULL,
+                    csrf_token TEXT NOT NULL, last_seq BIGINT NOT NULL, extra BYTEA NOT NULL,
+                    created_at BIGINT NOT NULL, last_used_at BIGINT NOT NULL, expires_at BIGINT NOT NULL)
+                """,
+                "CREATE INDEX sessions_by_expiry ON sessions (expires_at)",
+                """
+                CREATE TABLE history (
+                    session TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE, seq BIGINT NOT NULL, entry BYTEA NOT NULL,
+                    PRIMARY KEY (session, seq))
+                """,
+            ]
+        ),
         (2, ["CREATE TABLE settings (name TEXT PRIMARY KEY, value BYTEA NOT NULL)"]),
     ]
 
@@ -113,7 +129,9 @@ public final class PostgresSessionStore: SessionStore {
         guard !ids.isEmpty else { return [:] }
         return try await bounded {
             var versions: [String: Int] = [:]
-            for row in try await self.client.collectedRows("SELECT id, version FROM sessions WHERE id = ANY(\(ids))", logger: self.logger) {
+            for row in try await self.client.collectedRows(
+                "SELECT id, version FROM sessions WHERE id = ANY(\(ids))", logger: self.logger)
+            {
                 let (id, version) = try row.decode((String, Int64).self)
                 versions[id] = Int(version)
             }
@@ -134,11 +152,13 @@ public final class PostgresSessionStore: SessionStore {
     ) async throws(StoreError) -> Outcome {
         try await bounded {
             try await self.client.withTransaction(logger: self.logger) { connection in
-                let current = try Self.record(from: await connection.collectedRows(Self.select(id, locking: true), logger: self.logger))
+                let current = try Self.record(
+                    from: await connection.collectedRows(Self.select(id, locking: true), logger: self.logger))
                 let decided = await change(current)
                 if let current, let commit = decided.commit {
                     let rows = try await connection.collectedRows(
-                        Self.update(commit.record, expectedVersion: current.version, entries: commit.entries), logger: self.logger)
+                        Self.update(commit.record, expectedVersion: current.version, entries: commit.entries),
+                        logger: self.logger)
                     try Self.checkUpdated(rows, commit.record, current.version)
                 }
                 return decided.outcome
@@ -155,9 +175,11 @@ public final class PostgresSessionStore: SessionStore {
 
     private static func record(from rows: [PostgresRow]) throws -> SessionRecord? {
         guard let first = rows.first else { return nil }
-        let row = try first.decode((String, Int64, ByteBuffer, ByteBuffer, String, Int64, ByteBuffer, Int64, Int64, Int64).self)
+        let row = try first.decode(
+            (String, Int64, ByteBuffer, ByteBuffer, String, Int64, ByteBuffer, Int64, Int64, Int64).self)
         return SessionRecord(
-            id: row.0, version: Int(row.1), tree: Array(row.2.readableBytesView), appData: Array(row.3.readableBytesView),
+            id: row.0, version: Int(row.1), tree: Array(row.2.readableBytesView),
+            appData: Array(row.3.readableBytesView),
             csrfToken: row.4, lastSeq: Int(row.5), extra: Array(row.6.readableBytesView),
             createdAt: row.7, lastUsedAt: row.8, expiresAt: row.9)
     }
@@ -187,16 +209,19 @@ public final class PostgresSessionStore: SessionStore {
 
     /// Replaces the row if it still has `expectedVersion` and appends `entries`, in one statement
     /// (one round trip instead of a transaction's four; a statement is atomic by itself).
-    public func commit(_ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord]) async throws(StoreError) {
+    public func commit(_ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord]) async throws(StoreError)
+    {
         try await bounded {
-            let rows = try await self.client.collectedRows(Self.update(record, expectedVersion: expectedVersion, entries: entries), logger: self.logger)
+            let rows = try await self.client.collectedRows(
+                Self.update(record, expectedVersion: expectedVersion, entries: entries), logger: self.logger)
             try Self.checkUpdated(rows, record, expectedVersion)
         }
     }
 
     /// The statement that replaces the row if it still has `expectedVersion` and appends `entries`
     /// (for a row it replaced only); it answers how many rows it replaced, 0 or 1.
-    private static func update(_ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord]) -> PostgresQuery {
+    private static func update(_ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord]) -> PostgresQuery
+    {
         let (seqs, bodies) = columns(of: entries)
         return """
             WITH updated AS (
@@ -239,7 +264,9 @@ public final class PostgresSessionStore: SessionStore {
     }
 
     public func delete(_ id: String) async throws(StoreError) {
-        try await bounded { _ = try await self.client.collectedRows("DELETE FROM sessions WHERE id = \(id)", logger: self.logger) }
+        try await bounded {
+            _ = try await self.client.collectedRows("DELETE FROM sessions WHERE id = \(id)", logger: self.logger)
+        }
     }
 
     public func purgeExpired(now: Int64, limit: Int) async throws(StoreError) -> Int {
@@ -270,7 +297,9 @@ public final class PostgresSessionStore: SessionStore {
                 SELECT value FROM inserted UNION ALL SELECT value FROM settings WHERE name = 'session-secret'
                 """,
                 logger: self.logger)
-            guard let value = try rows.first?.decode(ByteBuffer.self) else { throw StoreError.unavailable("PostgreSQL kept no session secret") }
+            guard let value = try rows.first?.decode(ByteBuffer.self) else {
+                throw StoreError.unavailable("PostgreSQL kept no session secret")
+            }
             return Array(value.readableBytesView)
         }
     }
@@ -333,9 +362,12 @@ public final class PostgresSessionStore: SessionStore {
         case is Unreachable:
             return true
         case let error as PSQLError:
-            return [.connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed].contains(error.code)
+            return [.connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed]
+                .contains(error.code)
         case let error as PostgresTransactionError:
-            return [error.beginError, error.closureError, error.commitError, error.rollbackError].contains { $0.map(meansUnreachable) ?? false }
+            return [error.beginError, error.closureError, error.commitError, error.rollbackError].contains {
+                $0.map(meansUnreachable) ?? false
+            }
         default:
             return false
         }
@@ -362,7 +394,10 @@ private final class Ticket: Sendable {}
 /// unreachable, the calls waiting for it are failed, and only one call at a time may try it,
 /// at most every ``retryInterval``, until one gets an answer.
 private final class Reachability: Sendable {
-    private enum State { case reachable, unreachable(tryingAgain: Bool, nextTry: ContinuousClock.Instant) }
+    private enum State {
+        case reachable
+        case unreachable(tryingAgain: Bool, nextTry: ContinuousClock.Instant)
+    }
     /// How a call may go to the database.
     enum Admission { case normal, tryingAgain, refused }
     private let state = Mutex(State.reachable)
@@ -380,7 +415,10 @@ private final class Reachability: Sendable {
 
     /// Notes the call of `ticket` waiting for the database until `deadline` (`limit` after it
     /// started), and what fails it.
-    func waits(_ ticket: Ticket, until deadline: ContinuousClock.Instant, limit: Duration, failedBy fail: @escaping @Sendable (Unreachable) -> Void) {
+    func waits(
+        _ ticket: Ticket, until deadline: ContinuousClock.Instant, limit: Duration,
+        failedBy fail: @escaping @Sendable (Unreachable) -> Void
+    ) {
         waiting.withLock { $0[ObjectIdentifier(ticket)] = Waiting(deadline: deadline, limit: limit, fail: fail) }
     }
 
@@ -438,10 +476,12 @@ private final class OnceContinuation<T: Sendable>: Sendable {
     /// Resumes if nobody did yet; `true` when this call resumed.
     @discardableResult
     func resume(with result: Result<T, any Error>) -> Bool {
-        guard let continuation = state.withLock({ current -> CheckedContinuation<T, any Error>? in
-            defer { current = nil }
-            return current
-        }) else { return false }
+        guard
+            let continuation = state.withLock({ current -> CheckedContinuation<T, any Error>? in
+                defer { current = nil }
+                return current
+            })
+        else { return false }
         continuation.resume(with: result)
         return true
     }

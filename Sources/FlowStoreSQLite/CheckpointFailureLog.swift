@@ -29,7 +29,10 @@ struct CheckpointFailureLog {
 
     /// Notes a checkpoint that worked at `now`.
     mutating func succeeded(at now: ContinuousClock.Instant) {
-        defer { failingSince = nil; warned = false }
+        defer {
+            failingSince = nil
+            warned = false
+        }
         guard warned, let since = failingSince else { return }
         logger.notice("SQLite checkpoints work again after \(now - since) of failures")
     }

@@ -47,7 +47,8 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw .unavailable("cannot create the directory \(directory.path) for the SQLite store: \(Self.reason(error))")
+            throw .unavailable(
+                "cannot create the directory \(directory.path) for the SQLite store: \(Self.reason(error))")
         }
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
@@ -75,27 +76,28 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: sessions and history") { db in
-            try db.execute(sql: """
-                CREATE TABLE sessions (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    version INTEGER NOT NULL,
-                    tree BLOB NOT NULL,
-                    appData BLOB NOT NULL,
-                    csrfToken TEXT NOT NULL,
-                    lastSeq INTEGER NOT NULL,
-                    extra BLOB NOT NULL,
-                    createdAt INTEGER NOT NULL,
-                    lastUsedAt INTEGER NOT NULL,
-                    expiresAt INTEGER NOT NULL
-                );
-                CREATE INDEX sessions_by_expiry ON sessions(expiresAt);
-                CREATE TABLE history (
-                    session TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-                    seq INTEGER NOT NULL,
-                    entry BLOB NOT NULL,
-                    PRIMARY KEY (session, seq)
-                ) WITHOUT ROWID;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE sessions (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        version INTEGER NOT NULL,
+                        tree BLOB NOT NULL,
+                        appData BLOB NOT NULL,
+                        csrfToken TEXT NOT NULL,
+                        lastSeq INTEGER NOT NULL,
+                        extra BLOB NOT NULL,
+                        createdAt INTEGER NOT NULL,
+                        lastUsedAt INTEGER NOT NULL,
+                        expiresAt INTEGER NOT NULL
+                    );
+                    CREATE INDEX sessions_by_expiry ON sessions(expiresAt);
+                    CREATE TABLE history (
+                        session TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                        seq INTEGER NOT NULL,
+                        entry BLOB NOT NULL,
+                        PRIMARY KEY (session, seq)
+                    ) WITHOUT ROWID;
+                    """)
         }
         migrator.registerMigration("v2: settings (the session id secret)") { db in
             try db.execute(sql: "CREATE TABLE settings (name TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL)")
@@ -110,15 +112,20 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
     /// A read on the calling thread's own connection: it waits for no other reader (in WAL mode,
     /// not for the writer either), so a server thread may call it; async code calls ``load(_:)``.
     public func loadImmediately(_ id: String) throws(StoreError) -> SessionRecord? {
-        do { return try threadReaders.read { db in try Self.fetchSession(id, in: db) } } catch { throw Self.storeError(error) }
+        do { return try threadReaders.read { db in try Self.fetchSession(id, in: db) } } catch {
+            throw Self.storeError(error)
+        }
     }
 
     /// Reads the row's version and times only, not its tree and data, like ``loadImmediately(_:)``.
     public func stampImmediately(_ id: String) throws(StoreError) -> SessionStamp? {
         do {
             return try threadReaders.read { db in
-                try Row.fetchOne(db.cachedStatement(sql: "SELECT version, lastUsedAt, expiresAt FROM sessions WHERE id = ?"), arguments: [id])
-                    .map { SessionStamp(version: $0[0], lastUsedAt: $0[1], expiresAt: $0[2]) }
+                try Row.fetchOne(
+                    db.cachedStatement(sql: "SELECT version, lastUsedAt, expiresAt FROM sessions WHERE id = ?"),
+                    arguments: [id]
+                )
+                .map { SessionStamp(version: $0[0], lastUsedAt: $0[1], expiresAt: $0[2]) }
             }
         } catch {
             throw Self.storeError(error)
@@ -126,16 +133,19 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
     }
 
     private static func fetchSession(_ id: String, in db: Database) throws -> SessionRecord? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(recordColumns) FROM sessions WHERE id = ?"), arguments: [id]).map(Self.record)
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(recordColumns) FROM sessions WHERE id = ?"), arguments: [id])
+            .map(Self.record)
     }
 
     /// The columns ``record(_:)`` reads, by position: a lookup by name lower-cases the name and
     /// every column's, on every read.
-    private static let recordColumns = "id, version, tree, appData, csrfToken, lastSeq, extra, createdAt, lastUsedAt, expiresAt"
+    private static let recordColumns =
+        "id, version, tree, appData, csrfToken, lastSeq, extra, createdAt, lastUsedAt, expiresAt"
 
     public func create(_ record: SessionRecord, entries: [HistoryRecord]) async throws(StoreError) {
         try await write { db in
-            let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM sessions WHERE id = ?", arguments: [record.id]) ?? false
+            let exists =
+                try Bool.fetchOne(db, sql: "SELECT 1 FROM sessions WHERE id = ?", arguments: [record.id]) ?? false
             if exists { throw StoreError.duplicate(session: record.id) }
             try db.execute(
                 sql: """
@@ -147,13 +157,15 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
         }
     }
 
-    public func commit(_ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord]) async throws(StoreError) {
+    public func commit(_ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord]) async throws(StoreError)
+    {
         try await write { db in
             // Most commits keep the expiry (it is renewed at most once a minute), and an UPDATE
             // that sets an indexed column rewrites its index entry even to the same value: a page
             // of WAL per commit. So the expiry columns are set only when they change.
             let changed: StatementArguments = [
-                record.version, Data(record.tree), Data(record.appData), record.csrfToken, record.lastSeq, Data(record.extra),
+                record.version, Data(record.tree), Data(record.appData), record.csrfToken, record.lastSeq,
+                Data(record.extra),
             ]
             try db.cachedStatement(
                 sql: """
@@ -168,10 +180,14 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
                             createdAt = ?, lastUsedAt = ?, expiresAt = ?
                         WHERE id = ? AND version = ?
                         """
-                ).execute(arguments: changed + [record.createdAt, record.lastUsedAt, record.expiresAt, record.id, expectedVersion])
+                ).execute(
+                    arguments: changed + [
+                        record.createdAt, record.lastUsedAt, record.expiresAt, record.id, expectedVersion,
+                    ])
             }
             guard db.changesCount == 1 else {
-                let found = try Int.fetchOne(db, sql: "SELECT version FROM sessions WHERE id = ?", arguments: [record.id])
+                let found = try Int.fetchOne(
+                    db, sql: "SELECT version FROM sessions WHERE id = ?", arguments: [record.id])
                 throw StoreError.conflict(session: record.id, expected: expectedVersion, found: found)
             }
             try Self.insert(entries, of: record.id, into: db)
@@ -181,7 +197,8 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
     public func history(_ id: String, after: Int, limit: Int) async throws(StoreError) -> [HistoryRecord] {
         try await read { db in
             try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT seq, entry FROM history WHERE session = ? AND seq > ? ORDER BY seq LIMIT ?"),
+                db.cachedStatement(
+                    sql: "SELECT seq, entry FROM history WHERE session = ? AND seq > ? ORDER BY seq LIMIT ?"),
                 arguments: [id, after, max(0, limit)]
             ).map { HistoryRecord(seq: $0["seq"], entry: [UInt8]($0["entry"] as Data)) }
         }
@@ -202,14 +219,18 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
 
     public func liveCount(now: Int64) async throws(StoreError) -> Int {
         try await read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sessions WHERE expiresAt >= ? AND version > 0", arguments: [now]) ?? 0
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM sessions WHERE expiresAt >= ? AND version > 0", arguments: [now]) ?? 0
         }
     }
 
     public func sessionSecret(proposing proposed: [UInt8]) async throws(StoreError) -> [UInt8] {
         try await write { db in
-            try db.execute(sql: "INSERT OR IGNORE INTO settings (name, value) VALUES ('session-secret', ?)", arguments: [Data(proposed)])
-            return try [UInt8](Data.fetchOne(db, sql: "SELECT value FROM settings WHERE name = 'session-secret'") ?? Data(proposed))
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO settings (name, value) VALUES ('session-secret', ?)",
+                arguments: [Data(proposed)])
+            return try [UInt8](
+                Data.fetchOne(db, sql: "SELECT value FROM settings WHERE name = 'session-secret'") ?? Data(proposed))
         }
     }
 
@@ -253,7 +274,8 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
 
     private static func arguments(_ record: SessionRecord) -> StatementArguments {
         [
-            record.id, record.version, Data(record.tree), Data(record.appData), record.csrfToken, record.lastSeq, Data(record.extra),
+            record.id, record.version, Data(record.tree), Data(record.appData), record.csrfToken, record.lastSeq,
+            Data(record.extra),
             record.createdAt, record.lastUsedAt, record.expiresAt,
         ]
     }

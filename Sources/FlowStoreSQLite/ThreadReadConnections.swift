@@ -49,7 +49,9 @@ final class ThreadReadConnections: @unchecked Sendable {
     }
 
     private func connection() throws -> DatabaseQueue {
-        if let slot = pthread_getspecific(key) { return Unmanaged<DatabaseQueue>.fromOpaque(slot).takeUnretainedValue() }
+        if let slot = pthread_getspecific(key) {
+            return Unmanaged<DatabaseQueue>.fromOpaque(slot).takeUnretainedValue()
+        }
         let connection = try DatabaseQueue(path: path, configuration: configuration)
         opened.withLock { $0.append(connection) }
         // Unretained: `opened` keeps the connection as long as this object lives.

@@ -19,7 +19,9 @@ final class WALCheckpointer: Sendable {
 
     /// Starts checkpointing `pool`'s database, whose file is at `path`, until ``stop()``, telling
     /// `failures` how each checkpoint went.
-    init(pool: DatabasePool, path: String, interval: Duration, restartFrames: Int, failures: CheckpointFailureLog) throws {
+    init(pool: DatabasePool, path: String, interval: Duration, restartFrames: Int, failures: CheckpointFailureLog)
+        throws
+    {
         let connection = try DatabaseQueue(path: path)
         task = Task.detached(priority: .utility) {
             var failures = failures

@@ -39,7 +39,9 @@ public final class FlowTestStore<Step: FlowStep> {
     public func appData<Data: AppData>(_ type: Data.Type) -> Data? { tree.appData.as(type) }
 
     /// Starts the app.
-    public init(app: FlowApp<Step>, context: FlowContext = FlowContext(), observers: [any NavigationObserver<Step>] = []) async throws {
+    public init(
+        app: FlowApp<Step>, context: FlowContext = FlowContext(), observers: [any NavigationObserver<Step>] = []
+    ) async throws {
         coordinator = Coordinator(app: app, context: context, observers: observers)
         let (tree, navigation) = try await coordinator.start()
         self.tree = tree
@@ -50,7 +52,8 @@ public final class FlowTestStore<Step: FlowStep> {
     /// expectation is not checked; `tree` always is.
     @discardableResult
     public func send(
-        _ step: Step, from: NodeID? = nil, outcome: NavigationOutcome? = nil, actions: [String]? = nil, tree expected: String,
+        _ step: Step, from: NodeID? = nil, outcome: NavigationOutcome? = nil, actions: [String]? = nil,
+        tree expected: String,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> Navigation<Step> {
         let navigation = try await coordinator.apply(step, from: from, to: &tree)
@@ -84,7 +87,8 @@ public final class FlowTestStore<Step: FlowStep> {
         if let actions {
             let actual = navigation.actions.map(\.description)
             if actual != actions {
-                Issue.record("actions differ:\n\(Self.diff(expected: actions, actual: actual))", sourceLocation: sourceLocation)
+                Issue.record(
+                    "actions differ:\n\(Self.diff(expected: actions, actual: actual))", sourceLocation: sourceLocation)
             }
         }
         let actualTree = tree.outline
@@ -99,13 +103,16 @@ public final class FlowTestStore<Step: FlowStep> {
         } catch {
             Issue.record("the tree breaks an invariant: \(error)", sourceLocation: sourceLocation)
         }
-        let decoded = try NavigationTree(json: try tree.jsonBytes(), appData: try tree.appDataJSON(), registry: coordinator.app.registry)
+        let decoded = try NavigationTree(
+            json: try tree.jsonBytes(), appData: try tree.appDataJSON(), registry: coordinator.app.registry)
         if decoded != tree {
-            Issue.record("encoding and decoding gives another tree:\n\(decoded.outline)", sourceLocation: sourceLocation)
+            Issue.record(
+                "encoding and decoding gives another tree:\n\(decoded.outline)", sourceLocation: sourceLocation)
         }
         let rebuilt = try await coordinator.replay(history)
         if rebuilt != tree {
-            Issue.record("replaying the history gives another tree:\n\(rebuilt.outline)", sourceLocation: sourceLocation)
+            Issue.record(
+                "replaying the history gives another tree:\n\(rebuilt.outline)", sourceLocation: sourceLocation)
         }
     }
 
@@ -118,15 +125,18 @@ public final class FlowTestStore<Step: FlowStep> {
     /// A line diff: `  ` same, `− ` expected only, `+ ` actual only.
     static func diff(expected: [String], actual: [String]) -> String {
         // Longest common subsequence, small inputs.
-        let n = expected.count, m = actual.count
+        let n = expected.count
+        let m = actual.count
         var lengths = Array(repeating: Array(repeating: 0, count: m + 1), count: n + 1)
         for i in stride(from: n - 1, through: 0, by: -1) {
             for j in stride(from: m - 1, through: 0, by: -1) {
-                lengths[i][j] = expected[i] == actual[j] ? lengths[i + 1][j + 1] + 1 : max(lengths[i + 1][j], lengths[i][j + 1])
+                lengths[i][j] =
+                    expected[i] == actual[j] ? lengths[i + 1][j + 1] + 1 : max(lengths[i + 1][j], lengths[i][j + 1])
             }
         }
         var lines: [String] = []
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         while i < n || j < m {
             if i < n, j < m, expected[i] == actual[j] {
                 lines.append("  \(expected[i])")

@@ -12,8 +12,10 @@ public enum MoviesDemo {
 
     /// Every page type of the demo.
     public static let pages: [any WebPage.Type] = [
-        LoginPage.self, APIKeyPage.self, WishlistPage.self, WatchedPage.self, MoviePage.self, CastPage.self, TrendingPage.self,
-        TrendingMoviesPage.self, CastListPage.self, SettingsPage.self, SettingsDetailPage.self, AboutPage.self, AlertPage.self,
+        LoginPage.self, APIKeyPage.self, WishlistPage.self, WatchedPage.self, MoviePage.self, CastPage.self,
+        TrendingPage.self,
+        TrendingMoviesPage.self, CastListPage.self, SettingsPage.self, SettingsDetailPage.self, AboutPage.self,
+        AlertPage.self,
     ]
 
     /// The demo as a web app, with `catalog` as its data.
@@ -21,17 +23,22 @@ public enum MoviesDemo {
         var context = FlowContext()
         context.register(catalog)
         let flowApp = try FlowApp(
-            root: AppFlow(), stepper: OneStepper(withSingleStep: DemoStep.dashboardIsRequired), flows: flows, pages: pages,
+            root: AppFlow(), stepper: OneStepper(withSingleStep: DemoStep.dashboardIsRequired), flows: flows,
+            pages: pages,
             appData: DemoSession.self)
         return try WebApp(
             flows: flowApp, pages: pages,
             routes: [
                 DeepLinkRoute("/movies/{id:int}") { values, context in
-                    guard let id = values.int("id"), (context[MovieCatalog.self] ?? .demo).movie(id) != nil else { return nil }
+                    guard let id = values.int("id"), (context[MovieCatalog.self] ?? .demo).movie(id) != nil else {
+                        return nil
+                    }
                     return .movieIsPicked(withId: id)
                 },
                 DeepLinkRoute("/cast/{id:int}") { values, context in
-                    guard let id = values.int("id"), (context[MovieCatalog.self] ?? .demo).member(id) != nil else { return nil }
+                    guard let id = values.int("id"), (context[MovieCatalog.self] ?? .demo).member(id) != nil else {
+                        return nil
+                    }
                     return .castIsPicked(withId: id)
                 },
                 DeepLinkRoute("/settings") { _, _ in .settingsAreRequired },

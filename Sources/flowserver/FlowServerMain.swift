@@ -7,7 +7,9 @@ import MoviesDemo
 enum FlowServerMain {
     static func main() async {
         await FlowServerRuntime.run(
-            .init(name: "flowserver", abstract: "Serves FlowServer's Movies demo: coordinator flows as server-rendered web pages.")
+            .init(
+                name: "flowserver",
+                abstract: "Serves FlowServer's Movies demo: coordinator flows as server-rendered web pages.")
         ) { _ in try MoviesDemo.webApp() }
     }
 }

@@ -8,7 +8,11 @@ private struct CounterData: AppData {
     var opened = 0
 }
 
-private enum CountStep: FlowStep { case start, open(Int), peek }
+private enum CountStep: FlowStep {
+    case start
+    case open(Int)
+    case peek
+}
 
 private struct CounterFlow: Flow {
     static let name = "counter"
@@ -55,7 +59,8 @@ struct AppDataTests {
     func changesAndReplay() async throws {
         let store = try await FlowTestStore(app: counterApp())
         try await store.send(.open(1), tree: "counter#1 stack\n  count#2 /count/0\n  count#3 /count/1 *")
-        try await store.send(.open(2), tree: "counter#1 stack\n  count#2 /count/0\n  count#3 /count/1\n  count#4 /count/2 *")
+        try await store.send(
+            .open(2), tree: "counter#1 stack\n  count#2 /count/0\n  count#3 /count/1\n  count#4 /count/2 *")
         #expect(store.appData(CounterData.self)?.opened == 2)
         try await store.visit(NodeID(rawValue: 2), tree: "counter#1 stack\n  count#2 /count/0 *")
         #expect(store.appData(CounterData.self)?.opened == 2)
@@ -67,10 +72,16 @@ struct AppDataTests {
     @Test("adapt reads it: peek is refused once two pages were opened")
     func adaptReads() async throws {
         let store = try await FlowTestStore(app: counterApp())
-        try await store.send(.peek, outcome: .navigated, tree: "counter#1 stack\n  count#2 /count/0\n  count#3 /count/-1 *")
-        try await store.send(.open(1), tree: "counter#1 stack\n  count#2 /count/0\n  count#3 /count/-1\n  count#4 /count/1 *")
-        try await store.send(.open(2), tree: "counter#1 stack\n  count#2 /count/0\n  count#3 /count/-1\n  count#4 /count/1\n  count#5 /count/2 *")
-        try await store.send(.peek, outcome: .rejected, tree: "counter#1 stack\n  count#2 /count/0\n  count#3 /count/-1\n  count#4 /count/1\n  count#5 /count/2 *")
+        try await store.send(
+            .peek, outcome: .navigated, tree: "counter#1 stack\n  count#2 /count/0\n  count#3 /count/-1 *")
+        try await store.send(
+            .open(1), tree: "counter#1 stack\n  count#2 /count/0\n  count#3 /count/-1\n  count#4 /count/1 *")
+        try await store.send(
+            .open(2),
+            tree: "counter#1 stack\n  count#2 /count/0\n  count#3 /count/-1\n  count#4 /count/1\n  count#5 /count/2 *")
+        try await store.send(
+            .peek, outcome: .rejected,
+            tree: "counter#1 stack\n  count#2 /count/0\n  count#3 /count/-1\n  count#4 /count/1\n  count#5 /count/2 *")
     }
 
     @Test("it is stored as its own JSON beside the tree's and read back with the app's registry")
@@ -86,7 +97,8 @@ struct AppDataTests {
         let fresh = try NavigationTree(json: try store.tree.jsonBytes(), registry: app.registry)
         #expect(fresh.appData == app.registry.initialAppData)
         #expect(throws: DecodingError.self) {
-            try NavigationTree(json: try store.tree.jsonBytes(), appData: Array(#"{"opened":"many"}"#.utf8), registry: app.registry)
+            try NavigationTree(
+                json: try store.tree.jsonBytes(), appData: Array(#"{"opened":"many"}"#.utf8), registry: app.registry)
         }
     }
 

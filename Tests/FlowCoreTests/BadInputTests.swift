@@ -14,7 +14,9 @@ struct BadInputTests {
         try TreeCoding.decode(try JSONSerialization.data(withJSONObject: object))
     }
 
-    private func expectError(_ object: [String: Any], containing text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectError(
+        _ object: [String: Any], containing text: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             _ = try decode(object)
             Issue.record("expected an error containing \"\(text)\"", sourceLocation: sourceLocation)
@@ -65,9 +67,12 @@ struct BadInputTests {
         json["root"] = root
         expectError(json, containing: "selects tab 7 of 3")
 
-        let duplicated = String(decoding: try JSONSerialization.data(withJSONObject: try await startedJSON()), as: UTF8.self)
-            .replacingOccurrences(of: "\"node\":7", with: "\"node\":6")
-        expectError(try JSONSerialization.jsonObject(with: Data(duplicated.utf8)) as! [String: Any], containing: "used twice")
+        let duplicated = String(
+            decoding: try JSONSerialization.data(withJSONObject: try await startedJSON()), as: UTF8.self
+        )
+        .replacingOccurrences(of: "\"node\":7", with: "\"node\":6")
+        expectError(
+            try JSONSerialization.jsonObject(with: Data(duplicated.utf8)) as! [String: Any], containing: "used twice")
     }
 
     @Test("decoding without the app in userInfo says how to fix it")
@@ -95,14 +100,17 @@ struct BadInputTests {
                 .one(.push(ListPage(list: "x")))
             }
         }
-        let app = try FlowApp(root: Tabs(), stepper: OneStepper(withSingleStep: TestStep.noop), flows: [Tabs.self], pages: [ListPage.self])
+        let app = try FlowApp(
+            root: Tabs(), stepper: OneStepper(withSingleStep: TestStep.noop), flows: [Tabs.self], pages: [ListPage.self]
+        )
         await #expect(throws: NavigationError.self) { _ = try await Coordinator(app: app).start() }
     }
 
     @Test("registering two types under one name, or forgetting the root")
     func registration() {
         #expect(throws: NavigationError.self) {
-            try FlowApp(root: AppFlow(), stepper: NoneStepper<TestStep>(), flows: [AppFlow.self, AppFlow.self], pages: [])
+            try FlowApp(
+                root: AppFlow(), stepper: NoneStepper<TestStep>(), flows: [AppFlow.self, AppFlow.self], pages: [])
         }
         #expect(throws: NavigationError.self) {
             try FlowApp(root: AppFlow(), stepper: NoneStepper<TestStep>(), flows: [DashboardFlow.self], pages: [])
@@ -111,12 +119,15 @@ struct BadInputTests {
 
     @Test("an unregistered page contributed by a flow is refused before it enters the tree")
     func unregisteredPage() async throws {
-        let app = try FlowApp(root: AppFlow(onboarded: true), stepper: OneStepper(withSingleStep: TestStep.dashboardIsRequired),
-                              flows: MoviesLikeApp.flows, pages: MoviesLikeApp.pages.filter { $0 != MoviePage.self })
+        let app = try FlowApp(
+            root: AppFlow(onboarded: true), stepper: OneStepper(withSingleStep: TestStep.dashboardIsRequired),
+            flows: MoviesLikeApp.flows, pages: MoviesLikeApp.pages.filter { $0 != MoviePage.self })
         let coordinator = Coordinator(app: app)
         var (tree, _) = try await coordinator.start()
         let before = tree
-        await #expect(throws: NavigationError.self) { _ = try await coordinator.apply(.movieIsPicked(withId: 1), from: 6, to: &tree) }
+        await #expect(throws: NavigationError.self) {
+            _ = try await coordinator.apply(.movieIsPicked(withId: 1), from: 6, to: &tree)
+        }
         #expect(tree == before)
     }
 }

@@ -10,8 +10,10 @@ struct PropertyTests {
     static let steps: [TestStep] = [
         .dashboardIsRequired, .onboardingIsRequired, .onboardingIsComplete, .logoutIsRequired, .loginIsRequired,
         .userIsLoggedIn(name: "Ada"), .apiKeyIsFilledIn(apiKey: "k"), .moviesAreRequired, .movieIsPicked(withId: 1),
-        .movieIsPicked(withId: 2), .castIsPicked(withId: 3), .settingsAreRequired, .settingsAreComplete, .aboutIsRequired,
-        .unauthorized, .trendingsAreRequired, .castListAreRequired, .alert(message: "hi"), .noop, .twoForwards, .refuseMe,
+        .movieIsPicked(withId: 2), .castIsPicked(withId: 3), .settingsAreRequired, .settingsAreComplete,
+        .aboutIsRequired,
+        .unauthorized, .trendingsAreRequired, .castListAreRequired, .alert(message: "hi"), .noop, .twoForwards,
+        .refuseMe,
     ]
 
     @Test("rules 8, 11, 12 and 13 after every random step and visit")
@@ -30,7 +32,10 @@ struct PropertyTests {
                     navigation = try coordinator.visit(pages[choice / 3 % pages.count].id, in: &tree)
                 } else {
                     let step = Self.steps[choice / 3 % Self.steps.count]
-                    let from: NodeID? = choice % 7 == 0 ? nil : choice % 11 == 0 ? NodeID(rawValue: choice % 40 + 1) : pages[choice / 5 % pages.count].id
+                    let from: NodeID? =
+                        choice % 7 == 0
+                        ? nil
+                        : choice % 11 == 0 ? NodeID(rawValue: choice % 40 + 1) : pages[choice / 5 % pages.count].id
                     navigation = try await coordinator.apply(step, from: from, to: &tree)
                 }
                 history.append(navigation)
@@ -52,8 +57,12 @@ struct PropertyTests {
                     var path: [(flow: FlowNode, via: FlowCore.Attachment)] = []
                     let walked = flow.topPage(path: &path)
                     #expect(walked == flow.topPage)
-                    if let walked, let ancestry = tree.ancestry(of: walked.id), let start = ancestry.firstIndex(where: { $0.flow.id == flow.id }) {
-                        #expect(path.map { "\($0.flow.id)\($0.via)" } == ancestry[start...].map { "\($0.flow.id)\($0.via)" })
+                    if let walked, let ancestry = tree.ancestry(of: walked.id),
+                        let start = ancestry.firstIndex(where: { $0.flow.id == flow.id })
+                    {
+                        #expect(
+                            path.map { "\($0.flow.id)\($0.via)" } == ancestry[start...].map { "\($0.flow.id)\($0.via)" }
+                        )
                     } else {
                         #expect(walked == nil && path.isEmpty)
                     }

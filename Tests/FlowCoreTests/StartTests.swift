@@ -8,11 +8,14 @@ struct StartTests {
     func start() async throws {
         let store = try await startedStore()
         #expect(store.tree.outline == startedTree)
-        #expect(store.history[0].actions.map(\.description) == [
-            "startFlow app#1", "startFlow dashboard#2", "startFlow movies#3", "startFlow movies#4", "startFlow trending#5",
-            "push list#6", "push list#7", "push trending#8", "startFlow embedded-list#9", "startFlow embedded-list#10",
-            "push list#11", "push list#12",
-        ])
+        #expect(
+            store.history[0].actions.map(\.description) == [
+                "startFlow app#1", "startFlow dashboard#2", "startFlow movies#3", "startFlow movies#4",
+                "startFlow trending#5",
+                "push list#6", "push list#7", "push trending#8", "startFlow embedded-list#9",
+                "startFlow embedded-list#10",
+                "push list#11", "push list#12",
+            ])
     }
 
     @Test("a new session that is not onboarded shows onboarding presented over the dashboard")

@@ -7,7 +7,8 @@ struct TreeJSONTests {
     @Test("trees round-trip through our codec (empty states and params left out) and read Foundation's JSON the same")
     func roundTrips() async throws {
         let store = try await startedStore(onboarded: false)
-        try await store.send(.userIsLoggedIn(name: "Zoë \"Z\" <z@example.com>\n\u{1F600}"), from: store.top, tree: treeAfterLogin)
+        try await store.send(
+            .userIsLoggedIn(name: "Zoë \"Z\" <z@example.com>\n\u{1F600}"), from: store.top, tree: treeAfterLogin)
         let registry = store.coordinator.app.registry
         let ours = try store.tree.jsonBytes()
         let text = String(decoding: ours, as: UTF8.self)
@@ -30,21 +31,29 @@ struct TreeJSONTests {
 
     @Test("values survive: escapes, surrogate pairs, numbers, optionals, nesting")
     func values() throws {
-        let sample = Sample(text: "tab\t quote\" slash\\ ctrl\u{01} é 😀", numbers: [-1, 0, Int.max], ratio: 0.1,
-                            flag: nil, nested: ["a": [1, 2], "": []], big: Int64.min)
+        let sample = Sample(
+            text: "tab\t quote\" slash\\ ctrl\u{01} é 😀", numbers: [-1, 0, Int.max], ratio: 0.1,
+            flag: nil, nested: ["a": [1, 2], "": []], big: Int64.min)
         let bytes = try CompactJSONEncoder().encode(sample)
         #expect(try CompactJSONDecoder().decode(Sample.self, from: bytes) == sample)
-        #expect(String(decoding: try CompactJSONEncoder().encode(["plain", "q\"b\\s\n", "é"]), as: UTF8.self) == #"["plain","q\"b\\s\n","é"]"#)
-        #expect(String(decoding: try CompactJSONEncoder().encode([-12, 0, 345, Int.min]), as: UTF8.self) == "[-12,0,345,\(Int.min)]")
-        let escaped = Array(#"{"text":"\u00e9\ud83d\ude00\/","numbers":[1e2],"ratio":-2.5E-3,"nested":{},"big":3}"#.utf8)
+        #expect(
+            String(decoding: try CompactJSONEncoder().encode(["plain", "q\"b\\s\n", "é"]), as: UTF8.self)
+                == #"["plain","q\"b\\s\n","é"]"#)
+        #expect(
+            String(decoding: try CompactJSONEncoder().encode([-12, 0, 345, Int.min]), as: UTF8.self)
+                == "[-12,0,345,\(Int.min)]")
+        let escaped = Array(
+            #"{"text":"\u00e9\ud83d\ude00\/","numbers":[1e2],"ratio":-2.5E-3,"nested":{},"big":3}"#.utf8)
         let decoded = try CompactJSONDecoder().decode(Sample.self, from: escaped)
         #expect(decoded.text == "é😀/" && decoded.numbers == [100] && decoded.ratio == -0.0025)
     }
 
-    @Test("malformed JSON is refused with a position, never a crash", arguments: [
-        "", "{", "{\"a\":}", "[1,]", "\"\\ud800\"", "\"abc", "{\"a\":1} x", "nul", "1.2.3", "\"\u{01}\"",
-        String(repeating: "[", count: 600) + String(repeating: "]", count: 600),
-    ])
+    @Test(
+        "malformed JSON is refused with a position, never a crash",
+        arguments: [
+            "", "{", "{\"a\":}", "[1,]", "\"\\ud800\"", "\"abc", "{\"a\":1} x", "nul", "1.2.3", "\"\u{01}\"",
+            String(repeating: "[", count: 600) + String(repeating: "]", count: 600),
+        ])
     func malformed(text: String) {
         #expect(throws: DecodingError.self) { try CompactJSONDecoder().decode([Int].self, from: Array(text.utf8)) }
     }
@@ -78,12 +87,19 @@ struct CompactJSONEncoderTests {
 struct NavigationRecordTests {
     @Test("a navigated step stores its adaptation only when adapt changed or refused the step")
     func compactAdaptations() throws {
-        let kept = NavigatedStep(flow: NodeID(rawValue: 4), flowName: "wishlist", step: TestStep.movieIsPicked(withId: 3), adaptation: .step(.movieIsPicked(withId: 3)))
-        let replaced = NavigatedStep(flow: NodeID(rawValue: 4), flowName: "wishlist", step: TestStep.aboutIsRequired, adaptation: .step(.unauthorized))
-        let refused = NavigatedStep(flow: NodeID(rawValue: 4), flowName: "wishlist", step: TestStep.aboutIsRequired, adaptation: .refuse)
+        let kept = NavigatedStep(
+            flow: NodeID(rawValue: 4), flowName: "wishlist", step: TestStep.movieIsPicked(withId: 3),
+            adaptation: .step(.movieIsPicked(withId: 3)))
+        let replaced = NavigatedStep(
+            flow: NodeID(rawValue: 4), flowName: "wishlist", step: TestStep.aboutIsRequired,
+            adaptation: .step(.unauthorized))
+        let refused = NavigatedStep(
+            flow: NodeID(rawValue: 4), flowName: "wishlist", step: TestStep.aboutIsRequired, adaptation: .refuse)
         #expect(!String(decoding: try CompactJSONEncoder().encode(kept), as: UTF8.self).contains("adaptation"))
         for step in [kept, replaced, refused] {
-            #expect(try CompactJSONDecoder().decode(NavigatedStep<TestStep>.self, from: try CompactJSONEncoder().encode(step)) == step)
+            #expect(
+                try CompactJSONDecoder().decode(
+                    NavigatedStep<TestStep>.self, from: try CompactJSONEncoder().encode(step)) == step)
         }
     }
 }

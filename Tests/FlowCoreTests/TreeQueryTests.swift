@@ -7,8 +7,12 @@ struct TreeQueryTests {
     @Test("path and ancestry: the flows from the root down to a node, each with how the next node hangs from it")
     func pathAndAncestry() async throws {
         let store = try await startedStore()
-        try await store.send(.aboutIsRequired, from: 6, outcome: .navigated, actions: ["present about#13"], tree: startedTree
-            .replacingOccurrences(of: "list#6 /wishlist *", with: "list#6 /wishlist\n      presented about#13 /about *"))
+        try await store.send(
+            .aboutIsRequired, from: 6, outcome: .navigated, actions: ["present about#13"],
+            tree:
+                startedTree
+                .replacingOccurrences(
+                    of: "list#6 /wishlist *", with: "list#6 /wishlist\n      presented about#13 /about *"))
         let tree = store.tree
         let expected: [NodeID: [String]] = [
             1: [],

@@ -1,6 +1,7 @@
 import ArgumentParser
-@testable import FlowServerRuntime
 import Testing
+
+@testable import FlowServerRuntime
 
 @Suite("flowserver's environment variables")
 struct EnvironmentVariableTests {
@@ -15,7 +16,8 @@ struct EnvironmentVariableTests {
     @Test("a list flag takes its variable as one value; the command line still wins")
     func merged() throws {
         let arguments = try EnvironmentArguments.merged(
-            ["FLOWSERVER_TRUSTED_PROXY": "10.0.0.1,10.0.0.2", "FLOWSERVER_NEW_SESSIONS_PER_MINUTE": "5"], with: ["--new-sessions-per-minute", "7"])
+            ["FLOWSERVER_TRUSTED_PROXY": "10.0.0.1,10.0.0.2", "FLOWSERVER_NEW_SESSIONS_PER_MINUTE": "5"],
+            with: ["--new-sessions-per-minute", "7"])
         let command = try AppCommand<NoAppOptions>.parse(arguments)
         #expect(command.server.trustedProxies == ["10.0.0.1", "10.0.0.2"])
         #expect(command.server.newSessionsPerMinute == 7)
@@ -33,7 +35,8 @@ struct AppOptionsTests {
     @Test("an app's flags parse beside the server's; the variables it names set them, the command line still wins")
     func appOptions() throws {
         let environment = ["FLOWSERVER_CURRENCY": "CHF", "FLOWSERVER_DEMO_DATA": "1", "FLOWSERVER_PORT": "9000"]
-        let arguments = try EnvironmentArguments.merged(environment, with: ["--port", "9001"], appOptions: ["currency"], appFlags: ["demo-data"])
+        let arguments = try EnvironmentArguments.merged(
+            environment, with: ["--port", "9001"], appOptions: ["currency"], appFlags: ["demo-data"])
         let command = try AppCommand<CheckoutOptions>.parse(arguments)
         #expect(command.app.currency == "CHF" && command.app.demoData)
         #expect(command.server.port == 9001)

@@ -10,11 +10,14 @@ struct FlowServerExecutableTests {
     @Test("prints its address, serves /healthz and /public (its files over FlowServer's), and stops on SIGTERM")
     func servesAndStops() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flowserver-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("Public"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("Public"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         try "body{}".write(to: directory.appendingPathComponent("Public/site.css"), atomically: true, encoding: .utf8)
 
-        let server = try FlowServerProcess(["--port", "0", "--store", "memory", "--public", directory.appendingPathComponent("Public").path])
+        let server = try FlowServerProcess([
+            "--port", "0", "--store", "memory", "--public", directory.appendingPathComponent("Public").path,
+        ])
         let port = try #require(server.listeningPort())
         #expect(port > 0)
         #expect(statusOfGet(port: port, path: "/healthz") == 200)
@@ -37,13 +40,15 @@ struct FlowServerExecutableTests {
 
     @Test("reads FLOWSERVER_* environment variables; a flag on the command line wins")
     func environment() throws {
-        let fromEnvironment = try FlowServerProcess([], environment: ["FLOWSERVER_PORT": "0", "FLOWSERVER_STORE": "memory"])
+        let fromEnvironment = try FlowServerProcess(
+            [], environment: ["FLOWSERVER_PORT": "0", "FLOWSERVER_STORE": "memory"])
         let port = try #require(fromEnvironment.listeningPort())
         #expect(statusOfGet(port: port, path: "/healthz") == 200)
         fromEnvironment.process.terminate()
         _ = fromEnvironment.waitForExit()
 
-        let overridden = try FlowServerProcess(["--port", "0"], environment: ["FLOWSERVER_PORT": "1", "FLOWSERVER_STORE": "memory"])
+        let overridden = try FlowServerProcess(
+            ["--port", "0"], environment: ["FLOWSERVER_PORT": "1", "FLOWSERVER_STORE": "memory"])
         #expect(try #require(overridden.listeningPort()) != 1)
         overridden.process.terminate()
         _ = overridden.waitForExit()
@@ -80,10 +85,12 @@ struct FlowServerExecutableTests {
         let help = try FlowServerProcess(["--help"])
         #expect(help.waitForExit() == 0)
         let text = help.standardOutput
-        for flag in ["--host", "--port", "--store", "--templates", "--public", "--session-ttl", "--threads",
-                     "--max-body", "--max-connections", "--max-connections-per-client", "--read-timeout", "--idle-timeout",
-                     "--session-secret", "--new-sessions-per-minute", "--new-session-burst", "--trusted-proxy",
-                     "--secure-cookies", "--log-level", "FLOWSERVER_"] {
+        for flag in [
+            "--host", "--port", "--store", "--templates", "--public", "--session-ttl", "--threads",
+            "--max-body", "--max-connections", "--max-connections-per-client", "--read-timeout", "--idle-timeout",
+            "--session-secret", "--new-sessions-per-minute", "--new-session-burst", "--trusted-proxy",
+            "--secure-cookies", "--log-level", "FLOWSERVER_",
+        ] {
             #expect(text.contains(flag), "\(flag) missing from --help")
         }
     }
@@ -98,7 +105,9 @@ struct DemoProcessTests {
         #expect(statusOfGet(port: port, path: "/public/site.css") == 200)
         server.process.terminate()
         #expect(server.waitForExit() == 0)
-        #expect(server.standardError.contains("--public /nonexistent-public is not a directory: /public serves FlowServer's default files only"))
+        #expect(
+            server.standardError.contains(
+                "--public /nonexistent-public is not a directory: /public serves FlowServer's default files only"))
     }
 
     @Test("a new visitor is sent to onboarding; /movies/999999 is a 404; the inspector answers")
@@ -127,30 +136,36 @@ struct DemoProcessTests {
     func missingPageTemplate() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flowserver-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.copyItem(at: FlowServerProcess.repository.appendingPathComponent("Templates"), to: directory)
+        try FileManager.default.copyItem(
+            at: FlowServerProcess.repository.appendingPathComponent("Templates"), to: directory)
         try FileManager.default.removeItem(at: directory.appendingPathComponent("pages/cast.mustache"))
         let server = try FlowServerProcess(["--port", "0", "--store", "memory", "--templates", directory.path])
         #expect(server.waitForExit() == 1)
         #expect(
             server.standardError
-                == "flowserver: the app cannot start: page \"cast\" (CastPage) has no template \"pages/cast\": looked for \(directory.path)/pages/cast.mustache\n")
+                == "flowserver: the app cannot start: page \"cast\" (CastPage) has no template \"pages/cast\": looked for \(directory.path)/pages/cast.mustache\n"
+        )
     }
 }
 
 @Suite("flowserver with the SQLite store", .serialized)
 struct SQLiteProcessTests {
-    private func call(_ port: Int, _ method: String, _ path: String, bearer: String? = nil, json: String? = nil) throws -> (Int, [String: Any]) {
+    private func call(_ port: Int, _ method: String, _ path: String, bearer: String? = nil, json: String? = nil) throws
+        -> (Int, [String: Any])
+    {
         var headers: [(String, String)] = []
         if let bearer { headers.append(("Authorization", "Bearer \(bearer)")) }
         if json != nil { headers.append(("Content-Type", "application/json")) }
-        let response = try TestConnection(port: port).request(method, path, headers: headers, body: Array((json ?? "").utf8))
+        let response = try TestConnection(port: port).request(
+            method, path, headers: headers, body: Array((json ?? "").utf8))
         let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
         return (response.status, object)
     }
 
     @Test("kill -9 right after acknowledged steps loses none of them; a restart keeps the session")
     func killNine() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flowserver-kill-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "flowserver-kill-\(UUID().uuidString)")
         let store = "sqlite:\(directory.path)/sessions.sqlite"
         let first = try FlowServerProcess(["--port", "0", "--store", store])
         let port = try #require(first.listeningPort())
@@ -158,8 +173,9 @@ struct SQLiteProcessTests {
         #expect(created == 201)
         let session = try #require(body["session"] as? String)
         for id in [1, 2, 3, 4, 5] {
-            let (status, _) = try call(port, "POST", "/api/v1/session/steps", bearer: session,
-                                       json: #"{"step":{"name":"movieIsPicked","params":{"withId":\#(id)}}}"#)
+            let (status, _) = try call(
+                port, "POST", "/api/v1/session/steps", bearer: session,
+                json: #"{"step":{"name":"movieIsPicked","params":{"withId":\#(id)}}}"#)
             #expect(status == 200)
         }
         kill(first.process.processIdentifier, SIGKILL)
@@ -177,7 +193,8 @@ struct SQLiteProcessTests {
 
     @Test("a corrupt database file: one line on standard error and exit status 1")
     func corrupt() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flowserver-corrupt-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "flowserver-corrupt-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data(repeating: 7, count: 4096).write(to: directory.appendingPathComponent("bad.sqlite"))
         let server = try FlowServerProcess(["--port", "0", "--store", "sqlite:\(directory.path)/bad.sqlite"])

@@ -42,7 +42,8 @@ private struct SessionClient: Sendable {
         let object = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
         let entry = object?["entry"] as? [String: Any]
         let state = object?["state"] as? [String: Any]
-        return Answer(status: 200, seq: entry?["seq"] as? Int, top: (state?["top"] as? [String: Any])?["url"] as? String)
+        return Answer(
+            status: 200, seq: entry?["seq"] as? Int, top: (state?["top"] as? [String: Any])?["url"] as? String)
     }
 
     /// Picks movie `id` from the top page; answers the entry's seq.
@@ -132,7 +133,9 @@ struct MultiInstanceTests {
     private func instances() throws -> (PostgresCluster, FlowServerProcess, FlowServerProcess, Int, Int) {
         let cluster = try PostgresCluster()
         // Every test client connects from 127.0.0.1, up to 100 at once per instance.
-        let arguments = ["--port", "0", "--store", cluster.url, "--log-level", "error", "--max-connections-per-client", "0"]
+        let arguments = [
+            "--port", "0", "--store", cluster.url, "--log-level", "error", "--max-connections-per-client", "0",
+        ]
         let a = try FlowServerProcess(arguments)
         let portA = try #require(a.listeningPort(), "instance A did not start: \(a.standardError)")
         let b = try FlowServerProcess(arguments)
@@ -140,7 +143,9 @@ struct MultiInstanceTests {
         return (cluster, a, b, portA, portB)
     }
 
-    @Test("a session started on A continues on B; 200 steps sent to both at once are each in its history once, in the tree's order")
+    @Test(
+        "a session started on A continues on B; 200 steps sent to both at once are each in its history once, in the tree's order"
+    )
     func concurrentSteps() async throws {
         let (cluster, a, b, portA, portB) = try instances()
         defer { withExtendedLifetime((cluster, a, b)) {} }
@@ -167,7 +172,8 @@ struct MultiInstanceTests {
         #expect(history.compactMap { $0["seq"] as? Int } == Array(1...204))
         let versions = history.compactMap { $0["version"] as? Int }
         #expect(zip(versions, versions.dropFirst()).allSatisfy { $0 < $1 })
-        let bySeq = Dictionary(uniqueKeysWithValues: history.compactMap { entry in (entry["seq"] as? Int).map { ($0, entry) } })
+        let bySeq = Dictionary(
+            uniqueKeysWithValues: history.compactMap { entry in (entry["seq"] as? Int).map { ($0, entry) } })
         for (movie, answer) in answers {
             let entry = try #require(answer.seq.flatMap { bySeq[$0] })
             #expect(movieID(entry) == movie)
@@ -182,7 +188,9 @@ struct MultiInstanceTests {
         print("two instances, 200 concurrent steps on one session: \(conflicts) commits applied again after a conflict")
     }
 
-    @Test("an id minted by A is known to B before anything is stored; its first change, on B, is seen by A; forged ids are replaced")
+    @Test(
+        "an id minted by A is known to B before anything is stored; its first change, on B, is seen by A; forged ids are replaced"
+    )
     func sharedIDs() async throws {
         let (cluster, a, b, portA, portB) = try instances()
         defer { withExtendedLifetime((cluster, a, b)) {} }
@@ -202,7 +210,10 @@ struct MultiInstanceTests {
         let history = try await client.on(port: portA).history()
         #expect(history.compactMap { $0["source"] as? String } == ["start", "api"])
         #expect(try await liveSessions(port: portA) == 1)
-        for forged in [String(id.dropLast()), String(id.dropLast()) + (id.hasSuffix("0") ? "1" : "0"), String(repeating: "0", count: 72)] {
+        for forged in [
+            String(id.dropLast()), String(id.dropLast()) + (id.hasSuffix("0") ? "1" : "0"),
+            String(repeating: "0", count: 72),
+        ] {
             let stranger = TestBrowser(port: portB)
             stranger.setCookie("flowserver_session", forged)
             #expect(try await stranger.get(top).header("Set-Cookie") != nil, "\(forged) is replaced")
@@ -218,7 +229,8 @@ struct MultiInstanceTests {
         let session = onA.session
         let stream = try await onThread { () -> StreamBox in
             let connection = try TestConnection(port: portB, receiveTimeout: 10)
-            try connection.send("GET /api/v1/session/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(session)\r\n\r\n")
+            try connection.send(
+                "GET /api/v1/session/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(session)\r\n\r\n")
             #expect(try connection.readHead().status == 200)
             _ = try connection.readStream(until: "retry:")
             return StreamBox(connection)
@@ -228,7 +240,9 @@ struct MultiInstanceTests {
         #expect(event.contains("\"url\":\"/movies/3\""))
     }
 
-    @Test("stopping the database mid-run gives 503s with Retry-After, loses nothing acknowledged, and service comes back by itself")
+    @Test(
+        "stopping the database mid-run gives 503s with Retry-After, loses nothing acknowledged, and service comes back by itself"
+    )
     func outage() async throws {
         let (cluster, a, b, portA, portB) = try instances()
         defer { withExtendedLifetime((cluster, a, b)) {} }
@@ -256,13 +270,18 @@ struct MultiInstanceTests {
         var recovered = [false, false]
         var index = 24
         while recovered.contains(false) && Date() < deadline {
-            if try await pick(index).status == 200 { recovered[index % 2] = true } else { try await Task.sleep(for: .milliseconds(200)) }
+            if try await pick(index).status == 200 {
+                recovered[index % 2] = true
+            } else {
+                try await Task.sleep(for: .milliseconds(200))
+            }
             index += 1
         }
         #expect(recovered == [true, true], "both instances answer again after the database is back")
 
         let history = try await both[1].history()
-        let bySeq = Dictionary(uniqueKeysWithValues: history.compactMap { entry in (entry["seq"] as? Int).map { ($0, entry) } })
+        let bySeq = Dictionary(
+            uniqueKeysWithValues: history.compactMap { entry in (entry["seq"] as? Int).map { ($0, entry) } })
         #expect(history.compactMap { $0["seq"] as? Int } == Array(1...history.count))
         for (seq, movie) in acknowledged {
             #expect(bySeq[seq].flatMap(movieID) == movie, "acknowledged step \(seq) is in the history")

@@ -6,7 +6,8 @@ import Testing
 
 private func record(_ id: String, version: Int = 1, expiresAt: Int64 = 2_000, lastSeq: Int = 1) -> SessionRecord {
     SessionRecord(
-        id: id, version: version, tree: Array("{\"tree\":\(version)}".utf8), appData: [1, 2], csrfToken: "token", lastSeq: lastSeq,
+        id: id, version: version, tree: Array("{\"tree\":\(version)}".utf8), appData: [1, 2], csrfToken: "token",
+        lastSeq: lastSeq,
         extra: [3], createdAt: 1_000, lastUsedAt: 1_000, expiresAt: expiresAt)
 }
 
@@ -19,7 +20,8 @@ struct PostgresStoreTests {
         try await store.create(record("a"), entries: [HistoryRecord(seq: 1, entry: [9])])
         #expect(try await store.load("a") == record("a"))
         await #expect(throws: StoreError.self) { try await store.create(record("a"), entries: []) }
-        try await store.commit(record("a", version: 2, lastSeq: 2), expectedVersion: 1, entries: [HistoryRecord(seq: 2, entry: [8])])
+        try await store.commit(
+            record("a", version: 2, lastSeq: 2), expectedVersion: 1, entries: [HistoryRecord(seq: 2, entry: [8])])
         do {
             try await store.commit(record("a", version: 3), expectedVersion: 1, entries: [])
             Issue.record("a stale version must conflict")
@@ -54,7 +56,11 @@ struct PostgresStoreTests {
         try cluster.start()
         var recovered = false
         for _ in 0..<40 where !recovered {
-            if (try? await store.load("a")) != nil { recovered = true } else { try await Task.sleep(for: .milliseconds(250)) }
+            if (try? await store.load("a")) != nil {
+                recovered = true
+            } else {
+                try await Task.sleep(for: .milliseconds(250))
+            }
         }
         #expect(recovered)
         try await store.delete("a")
@@ -78,7 +84,11 @@ extension PostgresStoreTests {
                 try cluster.start()
                 var back = false
                 for _ in 0..<40 where !back {
-                    if (try? await store.load("big")) != nil { back = true } else { try await Task.sleep(for: .milliseconds(250)) }
+                    if (try? await store.load("big")) != nil {
+                        back = true
+                    } else {
+                        try await Task.sleep(for: .milliseconds(250))
+                    }
                 }
                 #expect(back, "the store reconnects after outage \(outage)")
             }

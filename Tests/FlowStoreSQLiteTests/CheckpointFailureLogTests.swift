@@ -1,14 +1,16 @@
-@testable import FlowStoreSQLite
 import Logging
 import Synchronization
 import Testing
+
+@testable import FlowStoreSQLite
 
 @Suite("Checkpoint failures")
 struct CheckpointFailureLogTests {
     @Test("failures shorter than the patience say nothing; longer ones one warning; working again, one notice")
     func warnsOncePerStreak() {
         let records = LogRecords()
-        var log = CheckpointFailureLog(patience: .seconds(10), logger: Logger(label: "test") { _ in RecordingLogHandler(records: records) })
+        var log = CheckpointFailureLog(
+            patience: .seconds(10), logger: Logger(label: "test") { _ in RecordingLogHandler(records: records) })
         let start = ContinuousClock.now
         log.failed(Busy(), at: start)
         log.failed(Busy(), at: start + .seconds(9))

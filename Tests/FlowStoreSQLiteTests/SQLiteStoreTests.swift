@@ -4,12 +4,15 @@ import Foundation
 import Testing
 
 private func temporaryPath() -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("flowserver-sqlite-\(UUID().uuidString)/sessions.sqlite").path
+    FileManager.default.temporaryDirectory.appendingPathComponent(
+        "flowserver-sqlite-\(UUID().uuidString)/sessions.sqlite"
+    ).path
 }
 
 private func record(_ id: String, version: Int = 1, expiresAt: Int64 = 2_000, lastSeq: Int = 1) -> SessionRecord {
     SessionRecord(
-        id: id, version: version, tree: Array("{\"tree\":\(version)}".utf8), appData: [1, 2], csrfToken: "token", lastSeq: lastSeq,
+        id: id, version: version, tree: Array("{\"tree\":\(version)}".utf8), appData: [1, 2], csrfToken: "token",
+        lastSeq: lastSeq,
         extra: [3], createdAt: 1_000, lastUsedAt: 1_000, expiresAt: expiresAt)
 }
 
@@ -22,8 +25,9 @@ struct SQLiteStoreTests {
         #expect(try await store.load("a") == record("a"))
         #expect(try await store.load("nobody") == nil)
         await #expect(throws: StoreError.self) { try await store.create(record("a"), entries: []) }
-        try await store.commit(record("a", version: 2, lastSeq: 3), expectedVersion: 1,
-                               entries: [HistoryRecord(seq: 2, entry: [8]), HistoryRecord(seq: 3, entry: [7])])
+        try await store.commit(
+            record("a", version: 2, lastSeq: 3), expectedVersion: 1,
+            entries: [HistoryRecord(seq: 2, entry: [8]), HistoryRecord(seq: 3, entry: [7])])
         do {
             try await store.commit(record("a", version: 3), expectedVersion: 1, entries: [])
             Issue.record("a stale version must conflict")
@@ -31,7 +35,9 @@ struct SQLiteStoreTests {
             #expect(error.isConflict)
         }
         #expect(try await store.load("a")?.version == 2)
-        #expect(try await store.loadImmediately("a") == store.load("a"), "the read on the calling thread sees what load sees")
+        #expect(
+            try await store.loadImmediately("a") == store.load("a"),
+            "the read on the calling thread sees what load sees")
         #expect(try store.loadImmediately("nobody") == nil)
         #expect(try store.stampImmediately("a") == SessionStamp(version: 2, lastUsedAt: 1_000, expiresAt: 2_000))
         #expect(try store.stampImmediately("nobody") == nil)
@@ -93,7 +99,9 @@ struct SQLiteStoreTests {
         for index in 0..<sessions { try await store.create(record("s\(index)"), entries: []) }
         // The log's header counts its restarts (its checkpoint sequence number, bytes 12-15).
         @Sendable func restarts() throws -> UInt32 {
-            try Data(contentsOf: URL(fileURLWithPath: path + "-wal")).prefix(16).suffix(4).reduce(0) { $0 << 8 | UInt32($1) }
+            try Data(contentsOf: URL(fileURLWithPath: path + "-wal")).prefix(16).suffix(4).reduce(0) {
+                $0 << 8 | UInt32($1)
+            }
         }
         // Writers that never pause, so the log always has frames newer than the last copy.
         let versions = try await withThrowingTaskGroup(of: (String, Int).self) { group in
@@ -150,7 +158,8 @@ struct SQLiteStoreTests {
     @Test("a corrupt file or an unusable directory is a clear error at start, never a crash")
     func badFiles() throws {
         let corrupt = temporaryPath()
-        try FileManager.default.createDirectory(atPath: (corrupt as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (corrupt as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: corrupt))
         do {
             _ = try SQLiteSessionStore(path: corrupt)
@@ -160,7 +169,8 @@ struct SQLiteStoreTests {
             #expect("\(error)".contains("cannot open the SQLite store at \(corrupt)"))
         }
         let blocker = temporaryPath()
-        try FileManager.default.createDirectory(atPath: (blocker as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (blocker as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try Data("not a directory".utf8).write(to: URL(fileURLWithPath: blocker))
         #expect(throws: StoreError.self) { try SQLiteSessionStore(path: blocker + "/sessions.sqlite") }
     }
@@ -168,7 +178,8 @@ struct SQLiteStoreTests {
     /// The hang of issue 20: immediate reads that waited for one of GRDB's pooled readers, made
     /// on every cooperative thread, while async reads held the readers and needed a cooperative
     /// thread to give them back. Immediate reads now use each thread's own connection.
-    @Test("immediate reads on every cooperative thread never wait for the async reads' readers", .timeLimit(.minutes(1)))
+    @Test(
+        "immediate reads on every cooperative thread never wait for the async reads' readers", .timeLimit(.minutes(1)))
     func immediateReadsBesideAsyncReads() async throws {
         let store = try SQLiteSessionStore(path: temporaryPath())
         for index in 0..<8 { try await store.create(record("s\(index)"), entries: [HistoryRecord(seq: 1, entry: [1])]) }
@@ -180,7 +191,9 @@ struct SQLiteStoreTests {
                     for round in 0..<300 {
                         let id = "s\((task + round) % 8)"
                         if task % 2 == 0 {
-                            if try store.loadImmediately(id) != nil, try store.stampImmediately(id) != nil { reads.immediate += 1 }
+                            if try store.loadImmediately(id) != nil, try store.stampImmediately(id) != nil {
+                                reads.immediate += 1
+                            }
                         } else if try await store.history(id, after: 0, limit: 20).count == 1 {
                             reads.history += 1
                         }

@@ -1,9 +1,10 @@
 import FlowCore
 import FlowStore
 import FlowTesting
-@testable import FlowWeb
 import Foundation
 import Testing
+
+@testable import FlowWeb
 
 @Suite("JSON API (Docs/CONTRACT.md §5)")
 struct APITests {
@@ -26,7 +27,8 @@ struct APITests {
             #expect(state["session"] as? String == api.bearer)
             #expect(state["version"] as? Int == 1)
             let top = try #require(state["top"] as? [String: Any])
-            #expect(top["url"] as? String == "/a" && top["page"] as? String == "list" && top["flow"] as? String == "list")
+            #expect(
+                top["url"] as? String == "/a" && top["page"] as? String == "list" && top["flow"] as? String == "list")
             let root = try #require(state["root"] as? [String: Any])
             #expect(root["flow"] as? String == "root" && root["container"] as? String == "single")
             #expect(root["presented"] is NSNull)
@@ -42,7 +44,8 @@ struct APITests {
     func stepsAndVisits() async throws {
         try await withSite { site in
             let (api, _) = try await apiSession(site)
-            let stepped = try await api.call("POST", "/api/v1/session/steps", json: #"{"step":{"name":"itemIsPicked","params":{"id":3}}}"#)
+            let stepped = try await api.call(
+                "POST", "/api/v1/session/steps", json: #"{"step":{"name":"itemIsPicked","params":{"id":3}}}"#)
             #expect(stepped.status == 200)
             let answer = try api.object(stepped)
             let entry = try #require(answer["entry"] as? [String: Any])
@@ -54,23 +57,32 @@ struct APITests {
             #expect(((answer["state"] as? [String: Any])?["top"] as? [String: Any])?["url"] as? String == "/items/3")
             let visited = try await api.call("POST", "/api/v1/session/visits", json: #"{"url":"/b"}"#)
             #expect(visited.status == 200)
-            #expect(((try api.object(visited)["state"] as? [String: Any])?["top"] as? [String: Any])?["url"] as? String == "/b")
+            #expect(
+                ((try api.object(visited)["state"] as? [String: Any])?["top"] as? [String: Any])?["url"] as? String
+                    == "/b")
             #expect(try await api.call("POST", "/api/v1/session/visits", json: #"{"url":"/nowhere"}"#).status == 404)
             let state = try api.object(try await api.call("GET", "/api/v1/session"))
             #expect(state["version"] as? Int == 3)
         }
     }
 
-    @Test("a step param takes its JSON type or the text a form would send; text that spells nothing answers 400 naming the param")
+    @Test(
+        "a step param takes its JSON type or the text a form would send; text that spells nothing answers 400 naming the param"
+    )
     func paramsAsText() async throws {
         try await withSite { site in
             let (api, _) = try await apiSession(site)
-            let asText = try await api.call("POST", "/api/v1/session/steps", json: #"{"step":{"name":"itemIsPicked","params":{"id":"3"}}}"#)
+            let asText = try await api.call(
+                "POST", "/api/v1/session/steps", json: #"{"step":{"name":"itemIsPicked","params":{"id":"3"}}}"#)
             #expect(asText.status == 200)
-            #expect(((try api.object(asText)["state"] as? [String: Any])?["top"] as? [String: Any])?["url"] as? String == "/items/3")
-            let refused = try await api.call("POST", "/api/v1/session/steps", json: #"{"step":{"name":"itemIsPicked","params":{"id":"three"}}}"#)
+            #expect(
+                ((try api.object(asText)["state"] as? [String: Any])?["top"] as? [String: Any])?["url"] as? String
+                    == "/items/3")
+            let refused = try await api.call(
+                "POST", "/api/v1/session/steps", json: #"{"step":{"name":"itemIsPicked","params":{"id":"three"}}}"#)
             #expect(refused.status == 400)
-            #expect((try api.object(refused)["detail"] as? String)?.contains(#"field "id": expected an integer"#) == true)
+            #expect(
+                (try api.object(refused)["detail"] as? String)?.contains(#"field "id": expected an integer"#) == true)
             // `params` may be left out; the step then lacks its param, which the answer names.
             let bare = try await api.call("POST", "/api/v1/session/steps", json: #"{"step":{"name":"itemIsPicked"}}"#)
             #expect(bare.status == 400)
@@ -83,7 +95,8 @@ struct APITests {
         try await withSite { site in
             let (api, _) = try await apiSession(site)
             for id in 1...5 {
-                _ = try await api.call("POST", "/api/v1/session/steps", json: #"{"step":{"name":"itemIsPicked","params":{"id":\#(id)}}}"#)
+                _ = try await api.call(
+                    "POST", "/api/v1/session/steps", json: #"{"step":{"name":"itemIsPicked","params":{"id":\#(id)}}}"#)
             }
             let first = try api.object(try await api.call("GET", "/api/v1/session/history?limit=2"))
             let entries = try #require(first["entries"] as? [[String: Any]])
@@ -126,7 +139,9 @@ struct APITests {
             #expect(response.status == status)
             #expect(response.header("Content-Type") == "application/problem+json")
             let problem = try api.object(response)
-            #expect(problem["status"] as? Int == status && problem["title"] is String && problem["detail"] is String && problem["type"] is String)
+            #expect(
+                problem["status"] as? Int == status && problem["title"] is String && problem["detail"] is String
+                    && problem["type"] is String)
             #expect(try await api.history().count == 1)
         }
     }
@@ -136,7 +151,10 @@ struct APITests {
         try await withSite { site in
             let nobody = API(browser: TestBrowser(port: site.port))
             #expect(try await nobody.call("GET", "/api/v1/session").status == 401)
-            #expect(try await API(browser: TestBrowser(port: site.port), bearer: String(repeating: "0", count: 48)).call("GET", "/api/v1/session").status == 401)
+            #expect(
+                try await API(browser: TestBrowser(port: site.port), bearer: String(repeating: "0", count: 48)).call(
+                    "GET", "/api/v1/session"
+                ).status == 401)
             let browser = TestBrowser(port: site.port)
             let page = try await browser.get("/")
             _ = page
@@ -145,9 +163,13 @@ struct APITests {
             let step = #"{"step":{"name":"itemIsPicked","params":{"id":1}}}"#
             #expect(try await cookie.call("POST", "/api/v1/session/steps", json: step).status == 403)
             let csrf = try #require(try await browser.get("/a").hidden("_csrf"))
-            #expect(try await cookie.call("POST", "/api/v1/session/steps", json: step, headers: [("X-CSRF-Token", csrf)]).status == 200)
+            #expect(
+                try await cookie.call("POST", "/api/v1/session/steps", json: step, headers: [("X-CSRF-Token", csrf)])
+                    .status == 200)
             let (api, _) = try await apiSession(site)
-            #expect(try await api.call("POST", "/api/v1/session/steps", headers: [("Content-Type", "text/plain")]).status == 415)
+            #expect(
+                try await api.call("POST", "/api/v1/session/steps", headers: [("Content-Type", "text/plain")]).status
+                    == 415)
         }
     }
 
@@ -168,7 +190,10 @@ struct APITests {
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for id in 1...64 {
                     group.addTask {
-                        try await api.call("POST", "/api/v1/session/steps", json: #"{"step":{"name":"itemIsPicked","params":{"id":\#(id)}}}"#).status
+                        try await api.call(
+                            "POST", "/api/v1/session/steps",
+                            json: #"{"step":{"name":"itemIsPicked","params":{"id":\#(id)}}}"#
+                        ).status
                     }
                 }
                 for try await status in group { #expect(status == 200) }
@@ -202,7 +227,10 @@ struct APITests {
             let coordinator = Coordinator(app: site.app.flows)
             let rebuilt = try await coordinator.replay(navigations)
             let record = try #require(try site.store.load(id))
-            #expect(rebuilt == (try NavigationTree(json: record.tree, appData: record.appData, registry: site.app.flows.registry)))
+            #expect(
+                rebuilt
+                    == (try NavigationTree(
+                        json: record.tree, appData: record.appData, registry: site.app.flows.registry)))
             #expect(navigations.count == 6)
         }
     }
@@ -235,10 +263,13 @@ struct APITests {
             let legacy = try site.store.history(id, after: 0, limit: 500).map { stored in
                 let current = try StoredEntry<WebStep>(stored)
                 let entry = current.entry(sessionCreatedAt: record.createdAt)
-                let bytes = form == 1
+                let bytes =
+                    form == 1
                     ? try CompactJSONEncoder().encode(FirstStoredEntry(entry: entry, navigation: current.navigation))
-                    : try CompactJSONEncoder().encode(SecondStoredEntry(
-                        seq: entry.seq, at: entry.at, source: entry.source, url: entry.url, version: entry.version, navigation: current.navigation))
+                    : try CompactJSONEncoder().encode(
+                        SecondStoredEntry(
+                            seq: entry.seq, at: entry.at, source: entry.source, url: entry.url, version: entry.version,
+                            navigation: current.navigation))
                 #expect(bytes.count > stored.entry.count)
                 return HistoryRecord(seq: stored.seq, entry: bytes)
             }
@@ -277,12 +308,15 @@ struct APITests {
 struct OpenAPITests {
     @Test("The OpenAPI document describes every API call the responder answers")
     func describesEveryCall() throws {
-        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("Sources/FlowWeb/Defaults/Public/openapi.yaml")
         let text = try String(contentsOf: file, encoding: .utf8)
         for path in ["/sessions:", "/session:", "/session/history:", "/session/steps:", "/session/visits:"] {
             #expect(text.contains("\n  \(path)\n"), "\(path) is not described")
         }
-        for schema in ["State:", "FlowNode:", "PageNode:", "Entry:", "Action:", "Step:"] { #expect(text.contains("    \(schema)\n")) }
+        for schema in ["State:", "FlowNode:", "PageNode:", "Entry:", "Action:", "Step:"] {
+            #expect(text.contains("    \(schema)\n"))
+        }
     }
 }

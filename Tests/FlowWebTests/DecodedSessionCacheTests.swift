@@ -1,8 +1,9 @@
-@testable import FlowCore
-@testable import FlowWeb
 import Foundation
 import Synchronization
 import Testing
+
+@testable import FlowCore
+@testable import FlowWeb
 
 @Suite("Decoded session cache")
 struct DecodedSessionCacheTests {

@@ -17,11 +17,14 @@ struct DefaultsTests {
             let browser = TestBrowser(port: site.port)
             #expect(try await browser.get("/public/site.css").text == "body { margin: 0 }")  // the site's own
             let script = try await browser.get("/public/site.js")
-            #expect(script.status == 200 && script.text == String(decoding: FlowWebDefaults.publicFiles["site.js"]!, as: UTF8.self))
+            #expect(
+                script.status == 200
+                    && script.text == String(decoding: FlowWebDefaults.publicFiles["site.js"]!, as: UTF8.self))
             #expect(script.header("Content-Type") == "text/javascript; charset=utf-8")
             let document = try await browser.get("/public/openapi.yaml")
             #expect(document.status == 200 && document.text.hasPrefix("openapi: 3.1.0"))
-            let cached = try await browser.get("/public/openapi.yaml", headers: [("If-None-Match", try #require(document.header("ETag")))])
+            let cached = try await browser.get(
+                "/public/openapi.yaml", headers: [("If-None-Match", try #require(document.header("ETag")))])
             #expect(cached.status == 304)
             #expect(try await browser.get("/public/missing.css").status == 404)
             #expect(try await browser.send("POST", "/public/site.js").status == 405)
@@ -44,13 +47,18 @@ struct DefaultsTests {
             let page = try await TestBrowser(port: site.port).get("/no/such/page")
             #expect(page.status == 404)
             #expect(page.text.contains("<title>Not found · Test site</title>"))
-            #expect(page.text.contains(#"<section class="error-page">"#) && page.text.contains("There is no page at /no/such/page."))
+            #expect(
+                page.text.contains(#"<section class="error-page">"#)
+                    && page.text.contains("There is no page at /no/such/page."))
             #expect(page.text.contains(#"<a href="/a">Back to where you were</a>"#))  // the new session's top page
         }
-        let site = try await TestSite.start(templates: ["error.mustache": #"<p class="oops">{{title}}: {{detail}}</p>"#])
+        let site = try await TestSite.start(templates: ["error.mustache": #"<p class="oops">{{title}}: {{detail}}</p>"#]
+        )
         let page = try? await TestBrowser(port: site.port).get("/no/such/page")
         await site.server.stop()
-        #expect(page?.status == 404 && page?.text.contains(#"<p class="oops">Not found: There is no page at /no/such/page.</p>"#) == true)
+        #expect(
+            page?.status == 404
+                && page?.text.contains(#"<p class="oops">Not found: There is no page at /no/such/page.</p>"#) == true)
     }
 
     @Test("a page without its template, or no layout, is named with the file looked for")
@@ -62,18 +70,27 @@ struct DefaultsTests {
         defer { try? FileManager.default.removeItem(at: root) }
         for (name, text) in files {
             let url = root.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try text.write(to: url, atomically: true, encoding: .utf8)
         }
-        let error = #expect(throws: WebAppError.self) { try app.checkTemplates(FlowWebDefaults.templates(directory: root.path), loadedFrom: root.path + "/") }
-        #expect(error?.message == "page \"help\" (HelpPage) has no template \"pages/help\": looked for \(root.path)/pages/help.mustache")
+        let error = #expect(throws: WebAppError.self) {
+            try app.checkTemplates(FlowWebDefaults.templates(directory: root.path), loadedFrom: root.path + "/")
+        }
+        #expect(
+            error?.message
+                == "page \"help\" (HelpPage) has no template \"pages/help\": looked for \(root.path)/pages/help.mustache"
+        )
 
-        try "<h1>Help</h1>".write(to: root.appendingPathComponent("pages/help.mustache"), atomically: true, encoding: .utf8)
+        try "<h1>Help</h1>".write(
+            to: root.appendingPathComponent("pages/help.mustache"), atomically: true, encoding: .utf8)
         try app.checkTemplates(FlowWebDefaults.templates(directory: root.path), loadedFrom: root.path)
         // FlowWebDefaults supplies the layout; a bare library does not.
         try FileManager.default.removeItem(at: root.appendingPathComponent("layout.mustache"))
         try app.checkTemplates(FlowWebDefaults.templates(directory: root.path), loadedFrom: root.path)
-        let noLayout = #expect(throws: WebAppError.self) { try app.checkTemplates(TemplateLibrary(directory: root.path), loadedFrom: root.path) }
+        let noLayout = #expect(throws: WebAppError.self) {
+            try app.checkTemplates(TemplateLibrary(directory: root.path), loadedFrom: root.path)
+        }
         #expect(noLayout?.message == "no layout template: looked for \(root.path)/layout.mustache")
     }
 }

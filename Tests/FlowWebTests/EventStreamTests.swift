@@ -1,8 +1,9 @@
 import FlowTesting
-@testable import FlowWeb
 import Foundation
 import MicroHTTP
 import Testing
+
+@testable import FlowWeb
 
 /// Opens `GET /_events` with `cookie` (and `headers`) on a connection of its own; answers it
 /// after reading the head.
@@ -10,7 +11,9 @@ private func openEvents(
     port: Int, cookie: String?, headers: String = "", target: String = "/_events"
 ) throws -> (UncheckedBox<TestConnection>, TestResponse) {
     let connection = try TestConnection(port: port, receiveTimeout: 5)
-    try connection.send("GET \(target) HTTP/1.1\r\nHost: x\r\n" + (cookie.map { "Cookie: flowserver_session=\($0)\r\n" } ?? "") + headers + "\r\n")
+    try connection.send(
+        "GET \(target) HTTP/1.1\r\nHost: x\r\n" + (cookie.map { "Cookie: flowserver_session=\($0)\r\n" } ?? "")
+            + headers + "\r\n")
     return (UncheckedBox(connection), try connection.readHead())
 }
 
@@ -23,7 +26,9 @@ struct EventStreamTests {
             let id = try #require(browser.cookie("flowserver_session"))
             let port = site.port
             let (stream, head) = try await onThread { try openEvents(port: port, cookie: id) }
-            #expect(head.status == 200 && head.header("Content-Type") == "text/event-stream" && head.header("Set-Cookie") == nil)
+            #expect(
+                head.status == 200 && head.header("Content-Type") == "text/event-stream"
+                    && head.header("Set-Cookie") == nil)
             _ = try await onThread { try stream.value.readStream(until: "retry: 2000") }
             _ = try await browser.follow("class=\"next\"", on: "/items/7")
             let event = try await onThread { try stream.value.readStream(until: "\n\n") }
@@ -40,19 +45,25 @@ struct EventStreamTests {
             let id = try #require(browser.cookie("flowserver_session"))
             let port = site.port
             let (stream, head) = try await onThread {
-                try openEvents(port: port, cookie: nil, headers: "Authorization: Bearer \(id)\r\nLast-Event-ID: 1\r\n", target: "/api/v1/session/events")
+                try openEvents(
+                    port: port, cookie: nil, headers: "Authorization: Bearer \(id)\r\nLast-Event-ID: 1\r\n",
+                    target: "/api/v1/session/events")
             }
             #expect(head.status == 200 && head.header("Content-Type") == "text/event-stream")
             let event = try await onThread { try stream.value.readStream(until: "event: version") }
             #expect(event.contains("\"url\":\"/items/7\""))
             let (_, refused) = try await onThread {
-                try openEvents(port: port, cookie: nil, headers: "Authorization: Bearer nobody\r\n", target: "/api/v1/session/events")
+                try openEvents(
+                    port: port, cookie: nil, headers: "Authorization: Bearer nobody\r\n",
+                    target: "/api/v1/session/events")
             }
             #expect(refused.status == 401)
         }
     }
 
-    @Test("a page's older version or Last-Event-ID gets the current version at once; no session: 204, no cookie; a limit per session")
+    @Test(
+        "a page's older version or Last-Event-ID gets the current version at once; no session: 204, no cookie; a limit per session"
+    )
     func catchUpAndLimits() async throws {
         try await withSite(configure: { $0.eventStreamsPerSession = 2 }) { site in
             let browser = try await storedBrowser(site)
@@ -64,7 +75,10 @@ struct EventStreamTests {
                 let (third, head) = try openEvents(port: port, cookie: id)
                 _ = third
                 #expect(head.status == 429)
-                return (try byPage.value.readStream(until: "event: version"), try byHeader.value.readStream(until: "event: version"))
+                return (
+                    try byPage.value.readStream(until: "event: version"),
+                    try byHeader.value.readStream(until: "event: version")
+                )
             }
             #expect(caughtUp.0.contains("\"url\":\"/items/7\"") && caughtUp.1.contains("\"url\":\"/items/7\""))
             let (none, head) = try await onThread { try openEvents(port: port, cookie: nil) }

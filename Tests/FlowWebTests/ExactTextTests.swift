@@ -1,9 +1,12 @@
-@testable import FlowWeb
 import Testing
+
+@testable import FlowWeb
 
 @Suite("Exact text")
 struct ExactTextTests {
-    @Test("pieces are written in order into a string of their size", arguments: [0, 7, -7, 10, 1_234_567_890, Int.max, Int.min])
+    @Test(
+        "pieces are written in order into a string of their size",
+        arguments: [0, 7, -7, 10, 1_234_567_890, Int.max, Int.min])
     func pieces(number: Int) {
         let text = ExactText.make { text in
             text.append("a=" as StaticString)

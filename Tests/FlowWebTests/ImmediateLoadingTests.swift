@@ -3,14 +3,16 @@ import FlowStore
 import FlowTesting
 import Foundation
 import Synchronization
-@testable import FlowWeb
 import Testing
+
+@testable import FlowWeb
 
 @Suite("Reading sessions on the calling thread")
 struct ImmediateLoadingTests {
     private func record(version: Int, lastUsedAt: Int64 = 1_000, expiresAt: Int64 = 9_000) -> SessionRecord {
         SessionRecord(
-            id: String(repeating: "ab", count: 24), version: version, tree: [1, 2, 3], appData: [4], csrfToken: String(repeating: "c", count: 32),
+            id: String(repeating: "ab", count: 24), version: version, tree: [1, 2, 3], appData: [4],
+            csrfToken: String(repeating: "c", count: 32),
             lastSeq: 1, extra: [5], createdAt: 500, lastUsedAt: lastUsedAt, expiresAt: expiresAt)
     }
 
@@ -43,13 +45,17 @@ struct ImmediateLoadingTests {
         tree.root.children.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
     }
 
-    @Test("a thread shows a version from the shared tree once, then from a tree of its own; chrome is made once per version")
+    @Test(
+        "a thread shows a version from the shared tree once, then from a tree of its own; chrome is made once per version"
+    )
     func shownSessions() async throws {
         let app = try TestSite.webApp()
         let store = MemorySessionStore()
-        let service = SessionService(app: app, store: store, ttlSeconds: 3600, secret: SessionIDs.randomSecret(), observers: [])
+        let service = SessionService(
+            app: app, store: store, ttlSeconds: 3600, secret: SessionIDs.randomSecret(), observers: [])
         let fastPath = FastPagePath(
-            store: store, decoded: service.decoded, decoder: service.decoder, ids: service.ids, initial: service.readyInitialSession,
+            store: store, decoded: service.decoded, decoder: service.decoder, ids: service.ids,
+            initial: service.readyInitialSession,
             lifetime: service.lifetime, clock: service.clock)
         let created = try await service.create(client: nil)
         let id = created.record.id

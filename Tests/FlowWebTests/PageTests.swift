@@ -17,7 +17,9 @@ struct PageTests {
             #expect(cookie.hasPrefix("flowserver_session="))
             #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && cookie.contains("Path=/"))
             let id = try #require(browser.cookie("flowserver_session"))
-            #expect(id.count == 72 && id.allSatisfy(\.isHexDigit), "16 random bytes, the minting second, 16 bytes of signature")
+            #expect(
+                id.count == 72 && id.allSatisfy(\.isHexDigit),
+                "16 random bytes, the minting second, 16 bytes of signature")
             let page = try await browser.get("/a")
             #expect(page.status == 200)
             #expect(page.header("Content-Type") == "text/html; charset=utf-8")
@@ -79,16 +81,21 @@ struct PageTests {
             try await browser.follow("Item 7", on: "/a")
             let early = try #require(try site.store.load(id))
             #expect(early.version > started.version)
-            #expect(early.expiresAt == started.expiresAt && early.lastUsedAt == started.lastUsedAt, "renewed 2 s ago: kept")
+            #expect(
+                early.expiresAt == started.expiresAt && early.lastUsedAt == started.lastUsedAt, "renewed 2 s ago: kept")
             site.clock.advance(seconds: 5)
             _ = try await browser.get("/a")
             let due = try #require(try site.store.load(id))
             #expect(due.version > early.version)
-            #expect(due.lastUsedAt == site.clock.now && due.expiresAt == site.clock.now + 60_000, "7 s since the last renewal: renewed")
+            #expect(
+                due.lastUsedAt == site.clock.now && due.expiresAt == site.clock.now + 60_000,
+                "7 s since the last renewal: renewed")
         }
     }
 
-    @Test("the current page is answered without waiting, as respond(to:) answers it; anything else is left to respond(to:)")
+    @Test(
+        "the current page is answered without waiting, as respond(to:) answers it; anything else is left to respond(to:)"
+    )
     func immediatePages() async throws {
         try await withSite(sessionTTL: 600) { site in
             let browser = try await startedBrowser(site)
@@ -100,7 +107,9 @@ struct PageTests {
                 try Request(method: method, target: target, headers: cookie.map { ["Cookie": $0] } ?? [:])
             }
             /// A body with its per-render ids (16 hex digits) masked.
-            func masked(_ body: [UInt8]) -> String { String(decoding: body, as: UTF8.self).replacing(/[0-9a-f]{16}/, with: "…") }
+            func masked(_ body: [UInt8]) -> String {
+                String(decoding: body, as: UTF8.self).replacing(/[0-9a-f]{16}/, with: "…")
+            }
 
             let immediate = try #require(site.responder.immediateResponse(to: try request(top)))
             let awaited = await site.responder.respond(to: try request(top))
@@ -111,7 +120,9 @@ struct PageTests {
             let noticed = site.responder.immediateResponse(to: try request(top + "?_notice=stale"))
             #expect(noticed.map { masked($0.body).contains("no longer current") } == true)
 
-            #expect(site.responder.immediateResponse(to: try request(top, cookie: nil)) == nil, "no session: one is created")
+            #expect(
+                site.responder.immediateResponse(to: try request(top, cookie: nil)) == nil, "no session: one is created"
+            )
             #expect(site.responder.immediateResponse(to: try request("/a")) == nil, "a page below the top: a visit")
             #expect(site.responder.immediateResponse(to: try request("/")) == nil, "a redirect to the top")
             #expect(site.responder.immediateResponse(to: try request("/nowhere")) == nil)
@@ -210,12 +221,16 @@ struct PageTests {
             let browser = try await startedBrowser(site)
             try await browser.follow(">Options<", on: "/a")
             let options = try await browser.get("/options")
-            #expect(options.text.contains("<div class=\"modal\"><a class=\"close\" href=\"/a\">Close</a><h1>Options</h1>"))
+            #expect(
+                options.text.contains("<div class=\"modal\"><a class=\"close\" href=\"/a\">Close</a><h1>Options</h1>"))
             #expect(options.text.contains("<main><h1>List a</h1>"))
             let detail = try await browser.get(try #require(options.link(containing: "class=\"login\"")))
             #expect(detail.header("Location") == "/options/login")
             let shown = try await browser.get("/options/login")
-            #expect(shown.text.contains("<a class=\"close\" href=\"/a\">Close</a><a class=\"back\" href=\"/options\">Back</a><h2>Option login</h2>"))
+            #expect(
+                shown.text.contains(
+                    "<a class=\"close\" href=\"/a\">Close</a><a class=\"back\" href=\"/options\">Back</a><h2>Option login</h2>"
+                ))
             let closed = try await browser.get("/a")
             #expect(closed.status == 200 && !closed.text.contains("class=\"modal\""))
             #expect(try await API(browser: browser).history().last?.actions == ["dismiss options", "endFlow options"])
@@ -257,7 +272,8 @@ struct ExpiryTests {
             #expect(try await purger.purgeOnce() == 1)
             #expect(site.store.count == 1)
             #expect(try site.store.load(try #require(recent.cookie("flowserver_session"))) != nil)
-            #expect(try site.store.load(try #require(old.cookie("flowserver_session"))) == nil, "the idle one is purged")
+            #expect(
+                try site.store.load(try #require(old.cookie("flowserver_session"))) == nil, "the idle one is purged")
         }
     }
 }
@@ -302,7 +318,8 @@ struct SiteTests {
             #expect(wrong.status == 405 && wrong.header("Allow") == "GET, HEAD")
             let css = try await browser.get("/public/site.css")
             #expect(css.status == 200 && css.header("Content-Type") == "text/css; charset=utf-8")
-            let cached = try await browser.get("/public/site.css", headers: [("If-None-Match", try #require(css.header("ETag")))])
+            let cached = try await browser.get(
+                "/public/site.css", headers: [("If-None-Match", try #require(css.header("ETag")))])
             #expect(cached.status == 304)
             #expect(try await browser.get("/public/../Package.swift").status == 404)
             _ = try await browser.get("/")
@@ -321,9 +338,11 @@ struct InspectorTests {
             try await browser.follow("Item 7", on: "/a")
             let page = try await browser.get("/_inspector")
             #expect(page.status == 200)
-            #expect(page.text.contains("<strong>tabs</strong> <span class=\"kind\">flow #2 · tabs · tab 1 selected</span>"))
+            #expect(
+                page.text.contains("<strong>tabs</strong> <span class=\"kind\">flow #2 · tabs · tab 1 selected</span>"))
             #expect(page.text.contains("class=\"box page top\"><strong>item</strong>"))
-            #expect(page.text.contains("<td>2</td><td>link</td><td>itemIsPicked?id=7</td><td>navigated</td><td>push item#"))
+            #expect(
+                page.text.contains("<td>2</td><td>link</td><td>itemIsPicked?id=7</td><td>navigated</td><td>push item#"))
             #expect(page.text.contains("href=\"/api/v1/session/history\""))
         }
     }

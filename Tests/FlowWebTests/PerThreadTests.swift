@@ -1,7 +1,8 @@
-@testable import FlowWeb
 import Foundation
 import Synchronization
 import Testing
+
+@testable import FlowWeb
 
 @Suite("Per-thread values")
 struct PerThreadTests {

@@ -1,10 +1,13 @@
-@testable import FlowWeb
 import Testing
+
+@testable import FlowWeb
 
 @Suite("Render ids and hex text")
 struct RenderIDTests {
     private static func isHex(_ text: String) -> Bool {
-        text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+        text.utf8.allSatisfy {
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
+        }
     }
 
     @Test("render ids are 16 lower-case hex digits and never repeat, from several threads at once")

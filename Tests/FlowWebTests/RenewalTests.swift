@@ -1,7 +1,8 @@
 import FlowTesting
-@testable import FlowWeb
 import MicroHTTP
 import Testing
+
+@testable import FlowWeb
 
 @Suite("Session renewal")
 struct RenewalTests {

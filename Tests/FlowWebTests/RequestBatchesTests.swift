@@ -1,7 +1,8 @@
-@testable import FlowWeb
 import Foundation
 import Synchronization
 import Testing
+
+@testable import FlowWeb
 
 @Suite("Request batches")
 struct RequestBatchesTests {
@@ -9,7 +10,9 @@ struct RequestBatchesTests {
     func batches() {
         let batches = RequestBatches(size: 4)
         let handed = Mutex<[[Int]]>([])
-        let record: @Sendable ([RequestBatches.Observation]) -> Void = { observations in handed.withLock { $0.append(observations.map(\.status)) } }
+        let record: @Sendable ([RequestBatches.Observation]) -> Void = { observations in
+            handed.withLock { $0.append(observations.map(\.status)) }
+        }
         for status in 1...5 {
             if let full = batches.add(.init(route: "page", status: status, duration: .zero)) { record(full) }
         }

@@ -1,6 +1,7 @@
-@testable import FlowWeb
 import Synchronization
 import Testing
+
+@testable import FlowWeb
 
 @Suite("Session locks")
 struct SessionLocksTests {
@@ -34,14 +35,18 @@ struct SessionLocksTests {
         while locks.waiterCount("s") == nil { await Task.yield() }
         var waiters: [Task<Void, Never>] = []
         for index in 1...20 {
-            waiters.append(Task {
-                await locks.withLock("s") {
-                    log.counts.withLock { $0.inside += 1; $0.most = max($0.most, $0.inside) }
-                    await Task.yield()
-                    log.order.withLock { $0.append(index) }
-                    log.counts.withLock { $0.inside -= 1 }
-                }
-            })
+            waiters.append(
+                Task {
+                    await locks.withLock("s") {
+                        log.counts.withLock {
+                            $0.inside += 1
+                            $0.most = max($0.most, $0.inside)
+                        }
+                        await Task.yield()
+                        log.order.withLock { $0.append(index) }
+                        log.counts.withLock { $0.inside -= 1 }
+                    }
+                })
             // Each waiter queues before the next one starts.
             while locks.waiterCount("s") ?? 0 < index { await Task.yield() }
         }

@@ -1,6 +1,7 @@
-@testable import FlowWeb
 import Foundation
 import Testing
+
+@testable import FlowWeb
 
 @Suite("Session version cache")
 struct SessionVersionCacheTests {
@@ -56,7 +57,9 @@ struct SessionVersionCacheTests {
         _ = none.value("a", version: 1) { 1 }
         #expect(none.value("a", version: 1) { 2 } == 2)
         struct Failure: Error {}
-        #expect(throws: Failure.self) { try cache.value("d", version: 1) { () throws(Failure) -> Int in throw Failure() } }
+        #expect(throws: Failure.self) {
+            try cache.value("d", version: 1) { () throws(Failure) -> Int in throw Failure() }
+        }
         #expect(cache.value("d", version: 1) { 4 } == 4)
     }
 }

@@ -13,8 +13,10 @@ struct StepTests {
     func form() async throws {
         try await withSite { site in
             let (browser, list) = try await started(site)
-            let fields = [("_from", try #require(list.hidden("_from"))), ("_r", try #require(list.hidden("_r"))),
-                          ("_csrf", try #require(list.hidden("_csrf"))), ("name", "Ada <3"), ("times", "3"), ("_step", "greet")]
+            let fields = [
+                ("_from", try #require(list.hidden("_from"))), ("_r", try #require(list.hidden("_r"))),
+                ("_csrf", try #require(list.hidden("_csrf"))), ("name", "Ada <3"), ("times", "3"), ("_step", "greet"),
+            ]
             let posted = try await browser.post("/_step", form: fields)
             #expect(posted.status == 303 && posted.header("Location") == "/greeting")
             let page = try await browser.get("/greeting")
@@ -25,14 +27,18 @@ struct StepTests {
         }
     }
 
-    @Test("the session's app data changes with the navigations that change it, is stored beside the tree, and is the session's own")
+    @Test(
+        "the session's app data changes with the navigations that change it, is stored beside the tree, and is the session's own"
+    )
     func appData() async throws {
         try await withSite { site in
             let (browser, _) = try await started(site)
             for expected in 1...2 {
                 let list = try await browser.get("/a")
-                let fields = [("_from", try #require(list.hidden("_from"))), ("_r", try #require(list.hidden("_r"))),
-                              ("_csrf", try #require(list.hidden("_csrf"))), ("name", "Ada"), ("times", "1"), ("_step", "greet")]
+                let fields = [
+                    ("_from", try #require(list.hidden("_from"))), ("_r", try #require(list.hidden("_r"))),
+                    ("_csrf", try #require(list.hidden("_csrf"))), ("name", "Ada"), ("times", "1"), ("_step", "greet"),
+                ]
                 #expect(try await browser.post("/_step", form: fields).status == 303)
                 #expect(try await browser.get("/greeting").text.contains("greetings: \(expected)"))
             }
@@ -40,8 +46,10 @@ struct StepTests {
             let record = try #require(try site.store.load(id))
             #expect(String(decoding: record.appData, as: UTF8.self) == #"{"greetings":2}"#)
             let (other, list) = try await started(site)
-            let fields = [("_from", try #require(list.hidden("_from"))), ("_r", try #require(list.hidden("_r"))),
-                          ("_csrf", try #require(list.hidden("_csrf"))), ("name", "Bo"), ("times", "1"), ("_step", "greet")]
+            let fields = [
+                ("_from", try #require(list.hidden("_from"))), ("_r", try #require(list.hidden("_r"))),
+                ("_csrf", try #require(list.hidden("_csrf"))), ("name", "Bo"), ("times", "1"), ("_step", "greet"),
+            ]
             _ = try await other.post("/_step", form: fields)
             #expect(try await other.get("/greeting").text.contains("greetings: 1"))
         }
@@ -51,7 +59,9 @@ struct StepTests {
     func csrf() async throws {
         try await withSite { site in
             let (browser, list) = try await started(site)
-            let base = [("_from", try #require(list.hidden("_from"))), ("_step", "greet"), ("name", "x"), ("times", "1")]
+            let base = [
+                ("_from", try #require(list.hidden("_from"))), ("_step", "greet"), ("name", "x"), ("times", "1"),
+            ]
             #expect(try await browser.post("/_step", form: base).status == 403)
             #expect(try await browser.post("/_step", form: base + [("_csrf", "0123")]).status == 403)
             #expect(try await API(browser: browser).history().count == 1)
@@ -92,7 +102,8 @@ struct StepTests {
         try await withSite { site in
             let (browser, list) = try await started(site)
             let csrf = try #require(list.hidden("_csrf"))
-            let json = try await browser.send("POST", "/_step", headers: [("Content-Type", "application/json")], body: Array("{}".utf8))
+            let json = try await browser.send(
+                "POST", "/_step", headers: [("Content-Type", "application/json")], body: Array("{}".utf8))
             #expect(json.status == 415)
             let many = (0..<1_500).map { ("f\($0)", "x") }
             #expect(try await browser.post("/_step", form: [("_csrf", csrf)] + many).status == 413)
@@ -119,8 +130,10 @@ struct FormTests {
         try await withSite { site in
             let browser = try await startedBrowser(site)
             let list = try await browser.get("/a")
-            let fields = [("_from", try #require(list.hidden("_from"))), ("_r", try #require(list.hidden("_r"))),
-                          ("_csrf", try #require(list.hidden("_csrf"))), ("_step", "greet"), ("name", " "), ("times", "3 <b>")]
+            let fields = [
+                ("_from", try #require(list.hidden("_from"))), ("_r", try #require(list.hidden("_r"))),
+                ("_csrf", try #require(list.hidden("_csrf"))), ("_step", "greet"), ("name", " "), ("times", "3 <b>"),
+            ]
             let response = try await browser.post("/_step", form: fields)
             #expect(response.status == 422)
             #expect(response.text.contains("<span class=\"error\">Enter a name.</span>"))
@@ -135,31 +148,40 @@ struct FormTests {
         try await withSite { site in
             let browser = try await startedBrowser(site)
             let list = try await browser.get("/a")
-            let parts = [("_from", try #require(list.hidden("_from"))), ("_csrf", try #require(list.hidden("_csrf"))),
-                         ("_step", "greet"), ("name", "Grace"), ("times", "2")]
+            let parts = [
+                ("_from", try #require(list.hidden("_from"))), ("_csrf", try #require(list.hidden("_csrf"))),
+                ("_step", "greet"), ("name", "Grace"), ("times", "2"),
+            ]
             var body = ""
-            for (name, value) in parts { body += "--XyZ\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n" }
+            for (name, value) in parts {
+                body += "--XyZ\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n"
+            }
             body += "--XyZ--\r\n"
             let response = try await browser.send(
-                "POST", "/_step", headers: [("Content-Type", "multipart/form-data; boundary=XyZ")], body: Array(body.utf8))
+                "POST", "/_step", headers: [("Content-Type", "multipart/form-data; boundary=XyZ")],
+                body: Array(body.utf8))
             #expect(response.status == 303 && response.header("Location") == "/greeting")
             #expect(try await browser.get("/greeting").text.contains("Hello, Grace ×2"))
             let broken = try await browser.send(
-                "POST", "/_step", headers: [("Content-Type", "multipart/form-data; boundary=XyZ")], body: Array("--XyZ\r\ngarbage".utf8))
+                "POST", "/_step", headers: [("Content-Type", "multipart/form-data; boundary=XyZ")],
+                body: Array("--XyZ\r\ngarbage".utf8))
             #expect(broken.status == 400)
         }
     }
 
-    @Test("malformed encodings are refused with 400 and the session unchanged", arguments: [
-        "name=%FF&times=1", "name=%zz&times=1", "name=a&times=%E2%82",
-    ])
+    @Test(
+        "malformed encodings are refused with 400 and the session unchanged",
+        arguments: [
+            "name=%FF&times=1", "name=%zz&times=1", "name=a&times=%E2%82",
+        ])
     func malformedForms(body: String) async throws {
         try await withSite { site in
             let browser = try await startedBrowser(site)
             let list = try await browser.get("/a")
             let prefix = "_csrf=\(try #require(list.hidden("_csrf")))&_step=greet&"
             let response = try await browser.send(
-                "POST", "/_step", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array((prefix + body).utf8))
+                "POST", "/_step", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                body: Array((prefix + body).utf8))
             #expect(response.status == 400)
             #expect(try await API(browser: browser).history().count == 1)
         }

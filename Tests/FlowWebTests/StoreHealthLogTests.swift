@@ -1,14 +1,17 @@
-@testable import FlowWeb
 import Logging
 import Synchronization
 import Testing
+
+@testable import FlowWeb
 
 @Suite("Store failures in the log")
 struct StoreHealthLogTests {
     @Test("one line when the store starts failing, a reminder every interval, one when it has worked for a while")
     func linesPerOutage() {
         let lines = Mutex<[(Logger.Level, String)]>([])
-        let log = StoreHealthLog(reminderInterval: .seconds(10), calm: .seconds(2)) { level, line in lines.withLock { $0.append((level, line)) } }
+        let log = StoreHealthLog(reminderInterval: .seconds(10), calm: .seconds(2)) { level, line in
+            lines.withLock { $0.append((level, line)) }
+        }
         let start = ContinuousClock.now
         log.succeeded(at: start)
         log.failed("disk full", at: start)

@@ -1,5 +1,6 @@
-@testable import FlowWeb
 import Testing
+
+@testable import FlowWeb
 
 @Suite("TypeTable")
 struct TypeTableTests {
@@ -10,7 +11,9 @@ struct TypeTableTests {
 
     @Test("finds every type it was built with, and nothing else; the first entry of a type wins")
     func lookups() {
-        let types: [Any.Type] = [A.self, B.self, C.self, D.self, Int.self, String.self, [Int].self, Double.self, Bool.self]
+        let types: [Any.Type] = [
+            A.self, B.self, C.self, D.self, Int.self, String.self, [Int].self, Double.self, Bool.self,
+        ]
         let table = TypeTable(types.enumerated().map { ($0.element, $0.offset) } + [(A.self, 99)])
         for (index, type) in types.enumerated() { #expect(table[type] == index) }
         #expect(table[Float.self] == nil)

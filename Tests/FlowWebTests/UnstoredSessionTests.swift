@@ -1,9 +1,10 @@
 import FlowStore
 import FlowTesting
-@testable import FlowWeb
 import Foundation
 import MicroHTTP
 import Testing
+
+@testable import FlowWeb
 
 @Suite("Sessions that cost nothing (Docs/CONTRACT.md §10)")
 struct UnstoredSessionTests {
@@ -11,13 +12,19 @@ struct UnstoredSessionTests {
     func cookielessStoresNothing() async throws {
         try await withSite { site in
             // (Not "/b": a visit to another tab changes the tree, so it is stored.)
-            for path in ["/", "/a", "/_inspector", "/wp-login.php", "/public/missing.css", "/public/site.css", "/healthz", "/metrics"] {
+            for path in [
+                "/", "/a", "/_inspector", "/wp-login.php", "/public/missing.css", "/public/site.css", "/healthz",
+                "/metrics",
+            ] {
                 for _ in 0..<20 { _ = try await TestBrowser(port: site.port).get(path) }
             }
             #expect(site.store.count == 0)
             let anonymous = TestBrowser(port: site.port)
-            for (path, status) in [("/wp-login.php", 404), ("/public/missing.css", 404), ("/public/site.css", 200), ("/healthz", 200), ("/metrics", 200),
-                                   ("/api/v1/session", 401)] {
+            for (path, status) in [
+                ("/wp-login.php", 404), ("/public/missing.css", 404), ("/public/site.css", 200), ("/healthz", 200),
+                ("/metrics", 200),
+                ("/api/v1/session", 401),
+            ] {
                 let response = try await anonymous.get(path)
                 #expect(response.status == status, "\(path)")
                 #expect(response.header("Set-Cookie") == nil, "\(path) sets no cookie")
@@ -39,16 +46,21 @@ struct UnstoredSessionTests {
             let cookie = try #require(home.headers["Set-Cookie"]).prefix { $0 != ";" }
             let page = try #require(site.responder.immediateResponse(to: try Request(method: .get, target: "/a")))
             #expect(page.status == .ok && page.headers["Set-Cookie"] != nil)
-            let viaRespond = await site.responder.respond(to: try Request(method: .get, target: "/a", headers: ["Cookie": String(cookie)]))
+            let viaRespond = await site.responder.respond(
+                to: try Request(method: .get, target: "/a", headers: ["Cookie": String(cookie)]))
             #expect(viaRespond.status == .ok)
             for target in ["/b", "/items/3", "/nowhere"] {
-                #expect(site.responder.immediateResponse(to: try Request(method: .get, target: target)) == nil, "\(target) takes the async path")
+                #expect(
+                    site.responder.immediateResponse(to: try Request(method: .get, target: target)) == nil,
+                    "\(target) takes the async path")
             }
             #expect(site.store.count == 0)
         }
     }
 
-    @Test("a session is stored at its first change, its history starting with its start entry; the first page's _csrf works")
+    @Test(
+        "a session is stored at its first change, its history starting with its start entry; the first page's _csrf works"
+    )
     func storedAtFirstChange() async throws {
         try await withSite { site in
             let browser = try await startedBrowser(site)
@@ -64,10 +76,13 @@ struct UnstoredSessionTests {
             let list = try await browser.get("/a")
             let csrf = try #require(list.hidden("_csrf"))
             #expect(csrf == site.responder.sessions.ids.csrfToken(for: id))
-            let form = try await browser.post("/_step", form: [
-                ("_step", "itemIsPicked"), ("id", "3"), ("_from", try #require(list.hidden("_from"))), ("_r", try #require(list.hidden("_r"))),
-                ("_csrf", csrf),
-            ])
+            let form = try await browser.post(
+                "/_step",
+                form: [
+                    ("_step", "itemIsPicked"), ("id", "3"), ("_from", try #require(list.hidden("_from"))),
+                    ("_r", try #require(list.hidden("_r"))),
+                    ("_csrf", csrf),
+                ])
             #expect(form.status == 303 && form.header("Set-Cookie") == nil)
             let record = try #require(try site.store.load(id))
             #expect(record.version == 2 && record.csrfToken == csrf)
@@ -86,7 +101,8 @@ struct UnstoredSessionTests {
             var flipped = Array(own.utf8)
             flipped[70] = flipped[70] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0")
             let forged = [
-                String(repeating: "ab", count: 36), String(own.dropLast()), String(decoding: flipped, as: UTF8.self), foreign,
+                String(repeating: "ab", count: 36), String(own.dropLast()), String(decoding: flipped, as: UTF8.self),
+                foreign,
                 own.uppercased(), String(repeating: "cd", count: 24),
             ]
             for id in forged {
@@ -117,7 +133,12 @@ struct UnstoredSessionTests {
         let secret = try await store.sessionSecret(proposing: SessionIDs.randomSecret())
         let first = try await TestSite.start(store: store) { $0.sessionSecret = secret }
         let second = try await TestSite.start(store: store) { $0.sessionSecret = secret }
-        defer { Task { await first.server.stop(); await second.server.stop() } }
+        defer {
+            Task {
+                await first.server.stop()
+                await second.server.stop()
+            }
+        }
         let browser = try await startedBrowser(first)
         let id = try #require(browser.cookie("flowserver_session"))
         let elsewhere = TestBrowser(port: second.port)
@@ -125,7 +146,9 @@ struct UnstoredSessionTests {
         let page = try await elsewhere.get("/a")
         #expect(page.status == 200 && page.header("Set-Cookie") == nil, "not stored, yet known")
         _ = try await elsewhere.follow("Item 7", on: "/a")
-        #expect(try await API(browser: browser).history().map(\.source) == ["start", "link"], "stored by the second, read by the first")
+        #expect(
+            try await API(browser: browser).history().map(\.source) == ["start", "link"],
+            "stored by the second, read by the first")
     }
 
     @Test("a session not stored expires a lifetime after its id was minted; reading does not renew it")
@@ -162,14 +185,19 @@ struct UnstoredSessionTests {
 
     @Test("new stored sessions are limited per client address: 429 with Retry-After, existing sessions unaffected")
     func creationLimit() async throws {
-        try await withSite(configure: { $0.newSessionsPerMinute = 6; $0.newSessionBurst = 3 }) { site in
+        try await withSite(configure: {
+            $0.newSessionsPerMinute = 6
+            $0.newSessionBurst = 3
+        }) { site in
             let existing = try await storedBrowser(site)
             var statuses: [Int] = []
             for _ in 0..<4 { statuses.append(try await TestBrowser(port: site.port).get("/items/5").status) }
             #expect(statuses == [200, 200, 429, 429], "the existing session took one of the burst of 3")
             let refused = try await TestBrowser(port: site.port).get("/items/5")
             #expect(refused.header("Retry-After") == "10" && refused.header("Set-Cookie") == nil)
-            #expect(refused.header("Content-Type") == "text/html; charset=utf-8" && refused.text.contains("Try again in 10 s"))
+            #expect(
+                refused.header("Content-Type") == "text/html; charset=utf-8"
+                    && refused.text.contains("Try again in 10 s"))
             let api = try await TestBrowser(port: site.port).send("POST", "/api/v1/sessions")
             #expect(api.status == 429 && api.header("Retry-After") == "10")
             // Pages that store nothing are still served, and existing sessions still change.
@@ -206,7 +234,8 @@ struct UnstoredSessionTests {
         #expect(RequestClient.host(of: "[::1]:5000") == "::1")
         #expect(RequestClient.host(of: "::1") == "::1")
         let request = try Request(
-            method: .get, target: "/", headers: ["X-Forwarded-For": "1.1.1.1, 2.2.2.2 , 10.0.0.2"], remoteAddress: "10.0.0.1:4000")
+            method: .get, target: "/", headers: ["X-Forwarded-For": "1.1.1.1, 2.2.2.2 , 10.0.0.2"],
+            remoteAddress: "10.0.0.1:4000")
         #expect(RequestClient.of(request, trustedProxies: []) == "10.0.0.1")
         #expect(RequestClient.of(request, trustedProxies: ["10.0.0.1"]) == "10.0.0.2")
         #expect(RequestClient.of(request, trustedProxies: ["10.0.0.1", "10.0.0.2"]) == "2.2.2.2")

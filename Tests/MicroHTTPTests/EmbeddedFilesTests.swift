@@ -17,8 +17,12 @@ struct EmbeddedFilesTests {
             #expect(css.header("Content-Type") == "text/css; charset=utf-8")
             #expect(css.header("X-Content-Type-Options") == "nosniff" && css.header("Cache-Control") == "no-cache")
             let etag = try #require(css.header("ETag"))
-            #expect(try await fetch(port: server.port, "/public/site.css", headers: [("If-None-Match", etag)]).status == 304)
-            #expect(try await fetch(port: server.port, "/public/site.css", headers: [("If-None-Match", "\"other\"")]).status == 200)
+            #expect(
+                try await fetch(port: server.port, "/public/site.css", headers: [("If-None-Match", etag)]).status == 304
+            )
+            #expect(
+                try await fetch(port: server.port, "/public/site.css", headers: [("If-None-Match", "\"other\"")]).status
+                    == 200)
             let script = try await fetch(port: server.port, "/public/js/app.js")
             #expect(script.text == "go()" && script.header("Content-Type") == "text/javascript; charset=utf-8")
             #expect(script.header("ETag") != etag)

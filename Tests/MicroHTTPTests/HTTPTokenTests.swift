@@ -1,5 +1,6 @@
-@testable import MicroHTTP
 import Testing
+
+@testable import MicroHTTP
 
 @Suite("Header tokens")
 struct HTTPTokenTests {

@@ -57,7 +57,9 @@ struct ParsingTests {
         #expect(request.rawPath == "/a%2Fb/c%20d/")
         #expect(request.rawQuery == "x=1")
         #expect(request.path == "/a/b/c d/")
-        for (target, path) in [("/", "/"), ("//", "//"), ("/a?x=/y", "/a"), ("/movies/42/", "/movies/42/"), ("http://example.com", "/")] {
+        for (target, path) in [
+            ("/", "/"), ("//", "//"), ("/a?x=/y", "/a"), ("/movies/42/", "/movies/42/"), ("http://example.com", "/"),
+        ] {
             #expect(try Request(method: .get, target: target).path == path)
         }
         #expect(try Request(method: .get, target: "/").pathSegments == [])
@@ -112,10 +114,14 @@ struct ParsingTests {
         #expect(quoted.parameter("boundary") == #"a;b "c" ,"# && quoted.parameter("format") == "pfl,ow ")
         #expect(try MediaType(parsing: quoted.description) == quoted)
         #expect(quoted.description == #"multipart/form-data; boundary="a;b \"c\" ,"; format="pfl,ow ""#)
-        for bad in ["text", "text/", "/html", "te xt/html", "text/html; charset", "text/html; a=\"unclosed", #"text/html; a="x"y"#] {
+        for bad in [
+            "text", "text/", "/html", "te xt/html", "text/html; charset", "text/html; a=\"unclosed",
+            #"text/html; a="x"y"#,
+        ] {
             #expect(throws: HTTPParseError.self, "\(bad)") { try MediaType(parsing: bad) }
         }
-        let request = try Request(method: .post, target: "/", headers: ["content-type": "application/x-www-form-urlencoded"])
+        let request = try Request(
+            method: .post, target: "/", headers: ["content-type": "application/x-www-form-urlencoded"])
         #expect(try request.contentType?.hasSameEssence(as: .urlEncodedForm) == true)
     }
 

@@ -1,5 +1,5 @@
-import Foundation
 import FlowTesting
+import Foundation
 import MicroHTTP
 import Synchronization
 import Testing
@@ -24,7 +24,8 @@ private func testRouter() -> Router {
     }
     router.add(.get, "/headers") { request, _ in
         var response = Response.text(
-            "custom=\(request.headers["x-custom"] ?? "none") all=\(request.headers.values(for: "X-Multi").joined(separator: "|")) from=\(request.remoteAddress ?? "?")")
+            "custom=\(request.headers["x-custom"] ?? "none") all=\(request.headers.values(for: "X-Multi").joined(separator: "|")) from=\(request.remoteAddress ?? "?")"
+        )
         response.headers.add("Set-Cookie", SetCookie(name: "a", value: "1").headerValue)
         response.headers.add("Set-Cookie", SetCookie(name: "b", value: "2", secure: true).headerValue)
         response.headers["X-Bad"] = "evil\r\nInjected: yes"
@@ -90,18 +91,25 @@ struct ServerTests {
                 port: server.port, "/headers",
                 headers: [("X-CUSTOM", "yes"), ("X-Multi", "one"), ("x-multi", "two")])
             #expect(response.text.hasPrefix("custom=yes all=one|two from=127.0.0.1:"))
-            #expect(response.headers("Set-Cookie") == ["a=1; Path=/; HttpOnly; SameSite=Lax", "b=2; Path=/; HttpOnly; Secure; SameSite=Lax"])
+            #expect(
+                response.headers("Set-Cookie") == [
+                    "a=1; Path=/; HttpOnly; SameSite=Lax", "b=2; Path=/; HttpOnly; Secure; SameSite=Lax",
+                ])
             #expect(response.header("X-Bad") == nil)
             #expect(response.header("Injected") == nil)
         }
     }
 
-    @Test("headers of up to about 14 KB are read (16 KB per connection by default); larger ones get 431 and the server lives on")
+    @Test(
+        "headers of up to about 14 KB are read (16 KB per connection by default); larger ones get 431 and the server lives on"
+    )
     func headerSizeLimit() async throws {
         #expect(HTTPServer.Configuration().connectionMemoryLimit == 16 << 10)
         try await withServer(responder: testRouter()) { server throws in
             let large = String(repeating: "x", count: 12_000)
-            #expect(try await fetch(port: server.port, "/headers", headers: [("X-Custom", large)]).text.hasPrefix("custom=\(large) "))
+            #expect(
+                try await fetch(port: server.port, "/headers", headers: [("X-Custom", large)]).text.hasPrefix(
+                    "custom=\(large) "))
             let tooLarge = String(repeating: "x", count: 20_000)
             #expect(try await fetch(port: server.port, "/headers", headers: [("X-Custom", tooLarge)]).status == 431)
             #expect(try await fetch(port: server.port, "/hello").text == "hello\n")
@@ -186,14 +194,17 @@ struct ServerTests {
                 return try connection.readResponse()
             }
             #expect(response.status == 413)
-            let small = try await fetch(port: server.port, "/echo", method: "POST", body: Array(repeating: 1, count: 1000))
+            let small = try await fetch(
+                port: server.port, "/echo", method: "POST", body: Array(repeating: 1, count: 1000))
             #expect(small.status == 200)
         }
     }
 
     @Test(
         "malformed percent-encoding and invalid UTF-8 get 400",
-        arguments: ["/items/%zz", "/items/%C3%28", "/items/%", "/items/a%2", "/query?x=%E2%82", "/query?x=%gg", "/query?%00=1"])
+        arguments: [
+            "/items/%zz", "/items/%C3%28", "/items/%", "/items/a%2", "/query?x=%E2%82", "/query?x=%gg", "/query?%00=1",
+        ])
     func malformedEncoding(target: String) async throws {
         try await withServer(responder: testRouter()) { server throws in
             let response = try await fetch(port: server.port, target)
@@ -255,7 +266,8 @@ struct ServerTests {
     func portInUse() async throws {
         // Two threads each: the sockets share their port among themselves, never with another server.
         try await withServer(.init(threads: 2), responder: testRouter()) { server throws in
-            let second = HTTPServer(configuration: .init(host: "127.0.0.1", port: server.port, threads: 2), responder: testRouter())
+            let second = HTTPServer(
+                configuration: .init(host: "127.0.0.1", port: server.port, threads: 2), responder: testRouter())
             #expect {
                 try second.start()
             } throws: { error in
@@ -269,12 +281,17 @@ struct ServerTests {
     func ipv6() async throws {
         let server = HTTPServer(configuration: .init(host: "::1", port: 0, threads: 2), responder: testRouter())
         try server.start()
-        let served: [Int], ipv4: Bool
+        let served: [Int]
+        let ipv4: Bool
         do {
             served = try await onThread { () -> [Int] in
-                try (0..<8).map { _ in try TestConnection(port: server.port, host: "::1").request("GET", "/hello").status }
+                try (0..<8).map { _ in
+                    try TestConnection(port: server.port, host: "::1").request("GET", "/hello").status
+                }
             }
-            ipv4 = try await onThread { (try? TestConnection(port: server.port, receiveTimeout: 1).request("GET", "/hello")) != nil }
+            ipv4 = try await onThread {
+                (try? TestConnection(port: server.port, receiveTimeout: 1).request("GET", "/hello")) != nil
+            }
         } catch {
             await server.stop()
             throw error
@@ -308,7 +325,9 @@ private func canBindIPv6Loopback() -> Bool {
     address.sin6_family = sa_family_t(AF_INET6)
     address.sin6_addr = in6addr_loopback
     return withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) == 0 }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(probe, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) == 0
+        }
     }
 }
 
@@ -341,10 +360,10 @@ struct ConnectionLimitTests {
                 _ = try second.request("GET", "/hello")
                 let third = try TestConnection(port: server.port, receiveTimeout: 1)
                 try third.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
-                let waited = (try? third.readResponse()) == nil   // nothing within a second
-                first = nil                                        // frees a slot
+                let waited = (try? third.readResponse()) == nil  // nothing within a second
+                first = nil  // frees a slot
                 _ = first
-                for _ in 0..<5 {                                   // the waiting request is served now
+                for _ in 0..<5 {  // the waiting request is served now
                     if let response = try? third.readResponse() { return (waited, response.status) }
                 }
                 return (waited, 0)

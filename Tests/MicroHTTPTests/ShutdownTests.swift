@@ -1,5 +1,5 @@
-import Foundation
 import FlowTesting
+import Foundation
 import MicroHTTP
 import Testing
 
@@ -22,7 +22,8 @@ struct ShutdownTests {
     func inFlightRequestCompletes() async throws {
         let (started, signal) = AsyncStream<Void>.makeStream()
         let server = HTTPServer(
-            configuration: .init(host: "127.0.0.1", port: 0), responder: slowRouter(delay: .milliseconds(400), started: signal))
+            configuration: .init(host: "127.0.0.1", port: 0),
+            responder: slowRouter(delay: .milliseconds(400), started: signal))
         try server.start()
         let port = server.port
         async let response = fetch(port: port, "/slow")
@@ -43,7 +44,8 @@ struct ShutdownTests {
         var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0)
         configuration.shutdownGracePeriod = .milliseconds(200)
         let (inFlight, signal) = AsyncStream<Void>.makeStream()
-        let server = HTTPServer(configuration: configuration, responder: slowRouter(delay: .seconds(5), started: signal))
+        let server = HTTPServer(
+            configuration: configuration, responder: slowRouter(delay: .seconds(5), started: signal))
         try server.start()
         async let response = fetch(port: server.port, "/slow")
         for await _ in inFlight { break }
@@ -95,7 +97,8 @@ struct ShutdownTests {
         configuration.shutdownGracePeriod = .milliseconds(200)
         let release = DispatchSemaphore(value: 0)
         let entered = DispatchSemaphore(value: 0)
-        let server = HTTPServer(configuration: configuration, responder: BlockingResponder(entered: entered, release: release))
+        let server = HTTPServer(
+            configuration: configuration, responder: BlockingResponder(entered: entered, release: release))
         try server.start()
         let port = server.port
         let request = Task.detached { try? await fetch(port: port, "/block") }

@@ -5,7 +5,9 @@ import Testing
 
 /// Sends `bytes` one at a time, `interval` apart, until the server closes the connection or
 /// `limit` passes; answers the seconds until the close, or `nil` when it stayed open.
-private func trickle(_ bytes: String, on connection: TestConnection, every interval: Double, for limit: Double) -> Double? {
+private func trickle(_ bytes: String, on connection: TestConnection, every interval: Double, for limit: Double)
+    -> Double?
+{
     let started = Date()
     var next = Array(bytes.utf8)[...]
     while Date().timeIntervalSince(started) < limit {

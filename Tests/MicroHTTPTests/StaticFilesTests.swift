@@ -1,5 +1,5 @@
-import Foundation
 import FlowTesting
+import Foundation
 import MicroHTTP
 import Testing
 
@@ -11,9 +11,12 @@ private struct Site {
     init() throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("microhttp-static-\(UUID().uuidString)")
         let files = root.appendingPathComponent("Public")
-        try FileManager.default.createDirectory(at: files.appendingPathComponent("css"), withIntermediateDirectories: true)
-        try "body { color: red }".write(to: files.appendingPathComponent("css/site.css"), atomically: true, encoding: .utf8)
-        try "<svg xmlns=\"http://www.w3.org/2000/svg\"/>".write(to: files.appendingPathComponent("logo.svg"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(
+            at: files.appendingPathComponent("css"), withIntermediateDirectories: true)
+        try "body { color: red }".write(
+            to: files.appendingPathComponent("css/site.css"), atomically: true, encoding: .utf8)
+        try "<svg xmlns=\"http://www.w3.org/2000/svg\"/>".write(
+            to: files.appendingPathComponent("logo.svg"), atomically: true, encoding: .utf8)
         try "<p>hi</p>".write(to: files.appendingPathComponent("page.html"), atomically: true, encoding: .utf8)
         try "console.log(1)".write(to: files.appendingPathComponent("app.js"), atomically: true, encoding: .utf8)
         try Data([1, 2, 3]).write(to: files.appendingPathComponent("blob.bin"))
@@ -74,9 +77,11 @@ struct StaticFilesTests {
             #expect(cached.status == 304)
             #expect(cached.body.isEmpty)
             #expect(cached.header("ETag") == etag)
-            let weak = try await fetch(port: server.port, "/public/logo.svg", headers: [("If-None-Match", "\"x\", W/\(etag)")])
+            let weak = try await fetch(
+                port: server.port, "/public/logo.svg", headers: [("If-None-Match", "\"x\", W/\(etag)")])
             #expect(weak.status == 304)
-            let stale = try await fetch(port: server.port, "/public/logo.svg", headers: [("If-None-Match", "\"stale\"")])
+            let stale = try await fetch(
+                port: server.port, "/public/logo.svg", headers: [("If-None-Match", "\"stale\"")])
             #expect(stale.status == 200)
         }
     }

@@ -1,8 +1,9 @@
 import FlowTesting
 import Foundation
-@testable import MicroHTTP
 import Synchronization
 import Testing
+
+@testable import MicroHTTP
 
 /// A responder that answers `/stream` with a stream it keeps, and anything else with `ok`.
 private final class Streams: HTTPResponder, Sendable {
@@ -41,13 +42,16 @@ struct StreamTests {
         try await withServer(configuration, responder: streams) { server throws in
             let port = server.port
             let clients = try await onThread { () -> Clients in
-                Clients(try (0..<200).map { _ in
-                    let client = try TestConnection(port: port, receiveTimeout: 5)
-                    try client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
-                    return client
-                })
+                Clients(
+                    try (0..<200).map { _ in
+                        let client = try TestConnection(port: port, receiveTimeout: 5)
+                        try client.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+                        return client
+                    })
             }
-            let heads = try await onThread { try clients.all.map { client in (try client.readHead(), try client.readStream(until: "opened")) } }
+            let heads = try await onThread {
+                try clients.all.map { client in (try client.readHead(), try client.readStream(until: "opened")) }
+            }
             #expect(heads.allSatisfy { $0.0.status == 200 && $0.0.header("Transfer-Encoding") == "chunked" })
             // Every stream is parked now: the server's threads answer others at once.
             #expect(try await fetch(port: port, "/other").status == 200)

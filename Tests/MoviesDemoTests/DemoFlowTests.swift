@@ -24,7 +24,10 @@ struct DemoFlowTests {
         try await onboard(coordinator, &tree)
         #expect(tree.top?.url == "/wishlist")
         #expect(tree.flows.map(\.flow.name).contains("onboarding") == false)
-        #expect(tree.flows.map(\.flow.name) == ["app", "dashboard", "wishlist", "watched", "trending", "trending-movies", "cast-list"])
+        #expect(
+            tree.flows.map(\.flow.name) == [
+                "app", "dashboard", "wishlist", "watched", "trending", "trending-movies", "cast-list",
+            ])
     }
 
     @Test("a deep link during onboarding is kept and navigated right after it")

@@ -1,8 +1,9 @@
 import FlowCore
-@testable import FlowWeb
-@testable import MoviesDemo
 import MustacheTemplates
 import Testing
+
+@testable import FlowWeb
+@testable import MoviesDemo
 
 /// The demo's view models build their template values themselves (``TemplateValueConvertible``);
 /// these must equal what encoding them gives, or a page would render differently from its
@@ -16,13 +17,18 @@ struct ViewModelTests {
         func encode(to encoder: any Encoder) throws { try model.encode(to: encoder) }
     }
 
-    private func compare<P: WebPage>(_ page: P, appData: DemoSession, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    private func compare<P: WebPage>(_ page: P, appData: DemoSession, sourceLocation: SourceLocation = #_sourceLocation)
+        throws
+    {
         var services = FlowContext()
         services.register(MovieCatalog.demo)
         let context = PageContext(
-            services: services.reading(AnyAppData(appData)), node: NodeID(rawValue: 7), renderID: "0123456789abcdef", csrfToken: "t")
+            services: services.reading(AnyAppData(appData)), node: NodeID(rawValue: 7), renderID: "0123456789abcdef",
+            csrfToken: "t")
         let model = try page.model(in: context)
-        let convertible = try #require(model as? any TemplateValueConvertible, "\(P.name)'s model builds no template value", sourceLocation: sourceLocation)
+        let convertible = try #require(
+            model as? any TemplateValueConvertible, "\(P.name)'s model builds no template value",
+            sourceLocation: sourceLocation)
         let encoded = try TemplateValueEncoder().encode(Encoded(model: model))
         #expect(convertible.templateValue == encoded, "\(P.name)", sourceLocation: sourceLocation)
         #expect(try TemplateValueEncoder().encode(model) == encoded, "\(P.name)", sourceLocation: sourceLocation)
@@ -42,7 +48,9 @@ struct ViewModelTests {
             try compare(TrendingMoviesPage(), appData: appData)
             try compare(CastListPage(), appData: appData)
             try compare(SettingsPage(), appData: appData)
-            for section in [SettingsDetailPage.Section.login, .apiKey, .about] { try compare(SettingsDetailPage(section: section), appData: appData) }
+            for section in [SettingsDetailPage.Section.login, .apiKey, .about] {
+                try compare(SettingsDetailPage(section: section), appData: appData)
+            }
             try compare(AlertPage(message: "Nope <b>"), appData: appData)
         }
     }

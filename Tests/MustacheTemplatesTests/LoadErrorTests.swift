@@ -69,7 +69,8 @@ struct LoadErrorTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("templates-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try Data(Array("ok\nab".utf8) + [0xC3, 0x28] + Array(" rest".utf8)).write(to: directory.appendingPathComponent("bad.mustache"))
+        try Data(Array("ok\nab".utf8) + [0xC3, 0x28] + Array(" rest".utf8)).write(
+            to: directory.appendingPathComponent("bad.mustache"))
         do {
             _ = try TemplateLibrary(directory: directory.path)
             Issue.record("expected an error")

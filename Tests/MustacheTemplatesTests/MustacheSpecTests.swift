@@ -16,7 +16,9 @@ struct SpecCase: Sendable, CustomTestStringConvertible {
 
 /// Reads the spec files from `../shared/mustache-spec/` relative to the project root.
 enum MustacheSpec {
-    static let modules = ["comments", "delimiters", "interpolation", "inverted", "partials", "sections", "~inheritance"]
+    static let modules = [
+        "comments", "delimiters", "interpolation", "inverted", "partials", "sections", "~inheritance",
+    ]
 
     static var directory: URL {
         URL(fileURLWithPath: #filePath)
@@ -31,12 +33,15 @@ enum MustacheSpec {
     static let cases: [SpecCase] = {
         guard isPresent else { return [] }
         return modules.flatMap { module -> [SpecCase] in
-            guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent("\(module).json").path),
+            guard
+                let data = FileManager.default.contents(
+                    atPath: directory.appendingPathComponent("\(module).json").path),
                 let file = try? JSONDecoder().decode(SpecFile.self, from: data)
             else { return [] }
             return file.tests.map {
-                SpecCase(module: module, name: $0.name, template: $0.template, data: $0.data.value,
-                         partials: $0.partials ?? [:], expected: $0.expected)
+                SpecCase(
+                    module: module, name: $0.name, template: $0.template, data: $0.data.value,
+                    partials: $0.partials ?? [:], expected: $0.expected)
             }
         }
     }()

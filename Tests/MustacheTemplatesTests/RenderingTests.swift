@@ -1,6 +1,7 @@
 import Foundation
-@testable import MustacheTemplates
 import Testing
+
+@testable import MustacheTemplates
 
 private func render(_ template: String, _ context: TemplateValue, partials: [String: String] = [:]) throws -> String {
     var templates = partials
@@ -20,7 +21,9 @@ struct RenderingTests {
         #expect(try render("{{x}}", ["x": "é<ü>"]) == "é&lt;ü&gt;")
     }
 
-    @Test("escapes a character at every position of a long value (runs without escapes are copied, whatever their alignment)")
+    @Test(
+        "escapes a character at every position of a long value (runs without escapes are copied, whatever their alignment)"
+    )
     func escapingAtEveryPosition() throws {
         let entities: [Character: String] = ["<": "&lt;", ">": "&gt;", "&": "&amp;", "\"": "&quot;", "'": "&#39;"]
         for (special, entity) in entities {
@@ -32,7 +35,8 @@ struct RenderingTests {
             }
         }
         let mixed = "0123456789\"<>&'abcdefghijklmnop<q>"
-        #expect(try render("{{x}}", ["x": .string(mixed)]) == "0123456789&quot;&lt;&gt;&amp;&#39;abcdefghijklmnop&lt;q&gt;")
+        #expect(
+            try render("{{x}}", ["x": .string(mixed)]) == "0123456789&quot;&lt;&gt;&amp;&#39;abcdefghijklmnop&lt;q&gt;")
     }
 
     @Test("escaping matches a character-by-character reference on random text of every length")
@@ -61,7 +65,9 @@ struct RenderingTests {
     func renderText() throws {
         let library = try TemplateLibrary(templates: ["main": "<p>{{x}} · {{{y}}}</p>"])
         let context: TemplateValue = ["x": "Zoë & <b>", "y": "<i>ok</i>"]
-        #expect(try library.renderText("main", context: context) == String(decoding: try library.render("main", context: context), as: UTF8.self))
+        #expect(
+            try library.renderText("main", context: context)
+                == String(decoding: try library.render("main", context: context), as: UTF8.self))
         #expect(try library.renderText("main", context: context) == "<p>Zoë &amp; &lt;b&gt; · <i>ok</i></p>")
         #expect(throws: TemplateError.self) { try library.renderText("missing", context: context) }
     }
@@ -89,23 +95,28 @@ struct RenderingTests {
             {{/content}}
             {{/layout}}
             """
-        let context: TemplateValue = ["movie": ["title": "Alien", "cast": [["name": "Sigourney Weaver"], ["name": "Tom Skerritt"]]]]
-        #expect(try render(page, context, partials: ["layout": layout]) == """
-            <html><head><title>Alien · Movies</title></head>
-            <body>
-              <h1>Alien</h1>
-              <ul>
-                <li>Sigourney Weaver</li>
-                <li>Tom Skerritt</li>
-              </ul>
-            </body></html>
+        let context: TemplateValue = [
+            "movie": ["title": "Alien", "cast": [["name": "Sigourney Weaver"], ["name": "Tom Skerritt"]]]
+        ]
+        #expect(
+            try render(page, context, partials: ["layout": layout]) == """
+                <html><head><title>Alien · Movies</title></head>
+                <body>
+                  <h1>Alien</h1>
+                  <ul>
+                    <li>Sigourney Weaver</li>
+                    <li>Tom Skerritt</li>
+                  </ul>
+                </body></html>
 
-            """)
+                """)
     }
 
     @Test("numbers, booleans and null interpolate as expected")
     func scalars() throws {
-        #expect(try render("{{a}} {{b}} {{c}} {{d}} [{{e}}]", ["a": 42, "b": 1.5, "c": true, "d": 3.0, "e": nil]) == "42 1.5 true 3 []")
+        #expect(
+            try render("{{a}} {{b}} {{c}} {{d}} [{{e}}]", ["a": 42, "b": 1.5, "c": true, "d": 3.0, "e": nil])
+                == "42 1.5 true 3 []")
     }
 
     @Test("data-driven recursion deeper than the limit stops instead of crashing")
@@ -116,11 +127,14 @@ struct RenderingTests {
         #expect(output.count == 100)
     }
 
-    @Test("a partial that expands itself for every item of a list it keeps finding stops after a bounded number of expansions")
+    @Test(
+        "a partial that expands itself for every item of a list it keeps finding stops after a bounded number of expansions"
+    )
     func exponentialRecursion() throws {
         // Every level finds `items` again (in the outer context) and expands twice: without a
         // bound on expansions in all, 2^100 of them (found by fuzzing: a hang).
-        let output = try render("{{>t}}", ["items": .list([.int(1), .int(2)])], partials: ["t": "{{#items}}<{{>t}}>{{/items}}"])
+        let output = try render(
+            "{{>t}}", ["items": .list([.int(1), .int(2)])], partials: ["t": "{{#items}}<{{>t}}>{{/items}}"])
         // Each expansion writes its two items' brackets: 4 bytes.
         #expect(output.count <= 4 * (Renderer.maximumExpansions + 1) && output.hasPrefix("<<"))
     }
@@ -143,7 +157,10 @@ struct OutputMemoryTests {
 
 @Suite("View models through TemplateValueEncoder")
 struct EncoderTests {
-    struct Cast: Encodable { var name: String; var character: String? }
+    struct Cast: Encodable {
+        var name: String
+        var character: String?
+    }
     struct MoviePage: Encodable {
         var title: String
         var year: Int
@@ -183,14 +200,19 @@ struct EncoderTests {
     func convertibleModels() throws {
         #expect(try TemplateValueEncoder().encode(Converting(title: "alien")) == ["title": "ALIEN"])
         struct Outer: Encodable { var inner: Converting }
-        #expect(try TemplateValueEncoder().encode(Outer(inner: Converting(title: "alien"))) == ["inner": ["title": "alien"]])
+        #expect(
+            try TemplateValueEncoder().encode(Outer(inner: Converting(title: "alien"))) == ["inner": ["title": "alien"]]
+        )
         #expect(try render("{{title}}", TemplateValueEncoder().encode(Converting(title: "alien"))) == "ALIEN")
     }
 
     @Test("an encoding with nested containers frees its nested encoders (no parent–child cycle is left)")
     func nestedContainersAreFreed() throws {
         let probes = [NestedProbe(), NestedProbe()]
-        #expect(try TemplateValueEncoder().encode(probes) == [["items": ["a"], "detail": "b"], ["items": ["a"], "detail": "b"]])
+        #expect(
+            try TemplateValueEncoder().encode(probes) == [
+                ["items": ["a"], "detail": "b"], ["items": ["a"], "detail": "b"],
+            ])
         #expect(probes.allSatisfy { $0.nested == nil })
     }
 
@@ -240,15 +262,21 @@ struct EncoderTests {
             .branch(name: "c", children: []),
         ]
         let value = try TemplateValueEncoder().encode(tree)
-        #expect(value == [
-            ["branch": ["name": "a", "children": [
-                ["leaf": ["_0": "a1"]],
-                ["branch": ["name": "a2", "children": [["leaf": ["_0": "a2x"]]]]],
-                ["leaf": ["_0": "a3"]],
-            ]]],
-            ["leaf": ["_0": "b"]],
-            ["branch": ["name": "c", "children": []]],
-        ])
+        #expect(
+            value == [
+                [
+                    "branch": [
+                        "name": "a",
+                        "children": [
+                            ["leaf": ["_0": "a1"]],
+                            ["branch": ["name": "a2", "children": [["leaf": ["_0": "a2x"]]]]],
+                            ["leaf": ["_0": "a3"]],
+                        ],
+                    ]
+                ],
+                ["leaf": ["_0": "b"]],
+                ["branch": ["name": "c", "children": []]],
+            ])
     }
 
     @Test("encodes nested structs, arrays, optionals and scalars")
@@ -264,7 +292,10 @@ struct EncoderTests {
         #expect(value["watched"] == true)
         #expect(value["tagline"] == .null)
         #expect(value["tags"] == ["sci-fi", "horror"])
-        #expect(value["cast"] == [["name": "Sigourney Weaver", "character": "Ripley"], ["name": "Ian Holm", "character": nil]])
+        #expect(
+            value["cast"] == [
+                ["name": "Sigourney Weaver", "character": "Ripley"], ["name": "Ian Holm", "character": nil],
+            ])
     }
 
     @Test("a nil field renders empty instead of reaching an outer value of the same name")
@@ -273,9 +304,13 @@ struct EncoderTests {
             title: "Alien", year: 1979, rating: 8.5, watched: false, tagline: "In space no one can hear you scream.",
             cast: [Cast(name: "Ian Holm", character: nil)], tags: [], ids: [:])
         let library = try TemplateLibrary(templates: [
-            "page": "{{#cast}}{{name}}{{#character}} as {{character}}{{/character}};{{/cast}} {{^watched}}unwatched{{/watched}}",
+            "page":
+                "{{#cast}}{{name}}{{#character}} as {{character}}{{/character}};{{/cast}} {{^watched}}unwatched{{/watched}}"
         ])
-        struct Outer: Encodable { var character = "OUTER"; var page: MoviePage }
+        struct Outer: Encodable {
+            var character = "OUTER"
+            var page: MoviePage
+        }
         let html = try library.render("page", model: page)
         #expect(String(decoding: html, as: UTF8.self) == "Ian Holm; unwatched")
         let value = try TemplateValueEncoder().encode(Outer(page: page))
@@ -288,11 +323,14 @@ struct EncoderTests {
 struct DirectoryTests {
     private func makeDirectory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("templates-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("movies"), withIntermediateDirectories: true)
-        try "<main>{{$content}}{{/content}}</main>".write(to: directory.appendingPathComponent("layout.mustache"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("movies"), withIntermediateDirectories: true)
+        try "<main>{{$content}}{{/content}}</main>".write(
+            to: directory.appendingPathComponent("layout.mustache"), atomically: true, encoding: .utf8)
         try "{{<layout}}{{$content}}<h1>{{title}}</h1>{{/content}}{{/layout}}"
             .write(to: directory.appendingPathComponent("movies/detail.mustache"), atomically: true, encoding: .utf8)
-        try "not a template".write(to: directory.appendingPathComponent("README.txt"), atomically: true, encoding: .utf8)
+        try "not a template".write(
+            to: directory.appendingPathComponent("README.txt"), atomically: true, encoding: .utf8)
         return directory
     }
 
@@ -302,7 +340,9 @@ struct DirectoryTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let library = try TemplateLibrary(directory: directory.path)
         #expect(library.names == ["layout", "movies/detail"])
-        #expect(String(decoding: try library.render("movies/detail", context: ["title": "Alien"]), as: UTF8.self) == "<main><h1>Alien</h1></main>")
+        #expect(
+            String(decoding: try library.render("movies/detail", context: ["title": "Alien"]), as: UTF8.self)
+                == "<main><h1>Alien</h1></main>")
     }
 
     @Test("re-reads changed files only when asked to")
@@ -313,9 +353,14 @@ struct DirectoryTests {
         let live = try TemplateLibrary(directory: directory.path, options: .init(reloadOnChange: true))
         try "<main class=\"new\">{{$content}}{{/content}}</main>!".write(
             to: directory.appendingPathComponent("layout.mustache"), atomically: true, encoding: .utf8)
-        #expect(String(decoding: try fixed.render("movies/detail", context: ["title": "A"]), as: UTF8.self) == "<main><h1>A</h1></main>")
-        #expect(String(decoding: try live.render("movies/detail", context: ["title": "A"]), as: UTF8.self) == "<main class=\"new\"><h1>A</h1></main>!")
-        try "{{#broken}}".write(to: directory.appendingPathComponent("layout.mustache"), atomically: true, encoding: .utf8)
+        #expect(
+            String(decoding: try fixed.render("movies/detail", context: ["title": "A"]), as: UTF8.self)
+                == "<main><h1>A</h1></main>")
+        #expect(
+            String(decoding: try live.render("movies/detail", context: ["title": "A"]), as: UTF8.self)
+                == "<main class=\"new\"><h1>A</h1></main>!")
+        try "{{#broken}}".write(
+            to: directory.appendingPathComponent("layout.mustache"), atomically: true, encoding: .utf8)
         #expect(throws: TemplateError.self) { try live.render("movies/detail", context: [:]) }
     }
 
@@ -325,13 +370,21 @@ struct DirectoryTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.removeItem(at: directory.appendingPathComponent("layout.mustache"))
         let defaults = ["layout": "<div>{{$content}}{{/content}}</div>", "footer": "(c) {{year}}"]
-        let library = try TemplateLibrary(directory: directory.path, defaults: defaults, options: .init(reloadOnChange: true))
+        let library = try TemplateLibrary(
+            directory: directory.path, defaults: defaults, options: .init(reloadOnChange: true))
         #expect(library.names == ["footer", "layout", "movies/detail"])
-        #expect(String(decoding: try library.render("movies/detail", context: ["title": "A"]), as: UTF8.self) == "<div><h1>A</h1></div>")
-        try "<main>{{$content}}{{/content}}</main>".write(to: directory.appendingPathComponent("layout.mustache"), atomically: true, encoding: .utf8)
-        #expect(String(decoding: try library.render("movies/detail", context: ["title": "A"]), as: UTF8.self) == "<main><h1>A</h1></main>")
+        #expect(
+            String(decoding: try library.render("movies/detail", context: ["title": "A"]), as: UTF8.self)
+                == "<div><h1>A</h1></div>")
+        try "<main>{{$content}}{{/content}}</main>".write(
+            to: directory.appendingPathComponent("layout.mustache"), atomically: true, encoding: .utf8)
+        #expect(
+            String(decoding: try library.render("movies/detail", context: ["title": "A"]), as: UTF8.self)
+                == "<main><h1>A</h1></main>")
         #expect(try library.renderText("footer", context: ["year": 2026]) == "(c) 2026")
-        let broken = #expect(throws: TemplateError.self) { try TemplateLibrary(directory: directory.path, defaults: ["bad": "{{#open}}"]) }
+        let broken = #expect(throws: TemplateError.self) {
+            try TemplateLibrary(directory: directory.path, defaults: ["bad": "{{#open}}"])
+        }
         #expect(broken?.file == "(default) bad")
     }
 }

@@ -10,14 +10,16 @@ public final class FlowServerProcess {
 
     /// The project's root folder.
     public static var repository: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
     }
 
     /// The built executable, beside the test bundle.
     public static var executable: URL {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("flowserver").path),
-            directory.path != "/" {
+            directory.path != "/"
+        {
             directory.deleteLastPathComponent()
         }
         return directory.appendingPathComponent("flowserver")
@@ -61,7 +63,8 @@ public final class FlowServerProcess {
     /// The port of a `listening on http://HOST:PORT` line.
     public func listeningPort() -> Int? {
         guard let line = firstLine(), line.hasPrefix("listening on http://"),
-            let colon = line.lastIndex(of: ":") else { return nil }
+            let colon = line.lastIndex(of: ":")
+        else { return nil }
         return Int(line[line.index(after: colon)...])
     }
 

@@ -15,7 +15,8 @@ public final class PostgresCluster {
 
     /// Creates and starts a cluster with a `flowtest` database owned by `flow` (password `flow`).
     public init() throws {
-        guard let version = try FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql").sorted().last else {
+        guard let version = try FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql").sorted().last
+        else {
             throw ClusterError(message: "PostgreSQL is not installed (make test installs Debian's postgresql)")
         }
         binaries = URL(fileURLWithPath: "/usr/lib/postgresql/\(version)/bin")
@@ -25,9 +26,15 @@ public final class PostgresCluster {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+        }
         port = Int(UInt16(bigEndian: address.sin_port))
         close(socket)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -37,9 +44,15 @@ public final class PostgresCluster {
         try "flow".write(toFile: password, atomically: true, encoding: .utf8)
         if let runAs { try run("/bin/chown", [runAs, password]) }
         try postgres("initdb", ["-D", data, "-U", "flow", "--pwfile", password, "-A", "md5", "--no-sync"])
-        try postgres("pg_ctl", ["-D", data, "-l", directory.appendingPathComponent("log").path, "-w", "-o",
-                                "-p \(port) -k \(directory.path) -c listen_addresses=127.0.0.1 -c fsync=off", "start"])
-        try postgres("createdb", ["-h", "127.0.0.1", "-p", String(port), "-U", "flow", "flowtest"], environment: ["PGPASSWORD": "flow"])
+        try postgres(
+            "pg_ctl",
+            [
+                "-D", data, "-l", directory.appendingPathComponent("log").path, "-w", "-o",
+                "-p \(port) -k \(directory.path) -c listen_addresses=127.0.0.1 -c fsync=off", "start",
+            ])
+        try postgres(
+            "createdb", ["-h", "127.0.0.1", "-p", String(port), "-U", "flow", "flowtest"],
+            environment: ["PGPASSWORD": "flow"])
     }
 
     /// Stops the server (`immediate`: like a crash) — `start()` brings it back.
@@ -49,8 +62,12 @@ public final class PostgresCluster {
 
     /// Starts the stopped server again.
     public func start() throws {
-        try postgres("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-l", directory.appendingPathComponent("log").path,
-                                "-w", "-o", "-p \(port) -k \(directory.path) -c listen_addresses=127.0.0.1 -c fsync=off", "start"])
+        try postgres(
+            "pg_ctl",
+            [
+                "-D", directory.appendingPathComponent("data").path, "-l", directory.appendingPathComponent("log").path,
+                "-w", "-o", "-p \(port) -k \(directory.path) -c listen_addresses=127.0.0.1 -c fsync=off", "start",
+            ])
     }
 
     deinit {
@@ -78,7 +95,10 @@ public final class PostgresCluster {
         posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp =
+            ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { strdup("\($0.key)=\($0.value)") } + [
+                nil
+            ]
         defer { (argv + envp).forEach { free($0) } }
         var pid = pid_t()
         guard posix_spawn(&pid, executable, &actions, nil, argv, envp) == 0 else {
@@ -88,7 +108,8 @@ public final class PostgresCluster {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         guard status == 0 else {
             let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            throw ClusterError(message: "\(executable) \(arguments.joined(separator: " ")) failed: \(output.suffix(600))")
+            throw ClusterError(
+                message: "\(executable) \(arguments.joined(separator: " ")) failed: \(output.suffix(600))")
         }
     }
 }

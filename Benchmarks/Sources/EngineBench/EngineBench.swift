@@ -5,7 +5,11 @@ import Foundation
 /// (app → tabs → stack), and to encode and decode a 20-node tree as JSON.
 @main
 enum EngineBench {
-    enum Step: FlowStep { case start, open(Int), back }
+    enum Step: FlowStep {
+        case start
+        case open(Int)
+        case back
+    }
 
     struct Root: Flow {
         static let name = "root"
@@ -51,7 +55,9 @@ enum EngineBench {
     }
 
     static func measure() async throws {
-        let app = try FlowApp(root: Root(), stepper: OneStepper(withSingleStep: Step.start), flows: [Root.self, Tabs.self, Stack.self], pages: [Item.self])
+        let app = try FlowApp(
+            root: Root(), stepper: OneStepper(withSingleStep: Step.start), flows: [Root.self, Tabs.self, Stack.self],
+            pages: [Item.self])
         let coordinator = Coordinator(app: app)
         let (started, _) = try await coordinator.start()
 
@@ -103,7 +109,8 @@ enum EngineBench {
             let (seconds, attoseconds) = sorted[sorted.count / 2].components
             return Double(seconds) * 1e6 + Double(attoseconds) / 1e12
         }
-        print("""
+        print(
+            """
             FlowCore engine, median of 2,000 runs each.
 
             | operation | median µs | target |

@@ -13,7 +13,9 @@ enum MicroHTTPFixedPage {
     struct FixedPage: HTTPResponder {
         let page: Response
 
-        init(page: [UInt8]) { self.page = Response(status: .ok, headers: ["Content-Type": "text/html; charset=utf-8"], body: page) }
+        init(page: [UInt8]) {
+            self.page = Response(status: .ok, headers: ["Content-Type": "text/html; charset=utf-8"], body: page)
+        }
 
         func respond(to request: Request) async -> Response { page }
 

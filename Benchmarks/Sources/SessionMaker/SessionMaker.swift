@@ -56,22 +56,27 @@ enum SessionMaker {
 
     /// One session: created, sent `steps`, and with `forms` its top page's form fields read.
     static func make(_ connection: TestConnection, steps: [String], forms: Bool) throws -> String {
-        let created = try connection.request("POST", "/api/v1/sessions", headers: [("Content-Type", "application/json")], body: Array("{}".utf8))
+        let created = try connection.request(
+            "POST", "/api/v1/sessions", headers: [("Content-Type", "application/json")], body: Array("{}".utf8))
         guard created.status == 201, let id = created.text.value(after: #""session":""#, until: "\"") else {
             throw MakerError("creating a session answered \(created.status): \(created.text.prefix(200))")
         }
         var top = topURL(created.text) ?? "/"
         for step in steps {
             let answer = try connection.request(
-                "POST", "/api/v1/session/steps", headers: [("Content-Type", "application/json"), ("Authorization", "Bearer \(id)")],
+                "POST", "/api/v1/session/steps",
+                headers: [("Content-Type", "application/json"), ("Authorization", "Bearer \(id)")],
                 body: Array(#"{"step":\#(step)}"#.utf8))
-            guard answer.status == 200 else { throw MakerError("step \(step) answered \(answer.status): \(answer.text.prefix(200))") }
+            guard answer.status == 200 else {
+                throw MakerError("step \(step) answered \(answer.status): \(answer.text.prefix(200))")
+            }
             top = topURL(answer.text) ?? top
         }
         guard forms else { return id }
         let page = try connection.request("GET", top, headers: [("Cookie", "flowserver_session=\(id)")])
         guard page.status == 200, let csrf = page.text.value(after: #"name="_csrf" value=""#, until: "\""),
-            let from = page.text.value(after: #"name="_from" value=""#, until: "\"") else {
+            let from = page.text.value(after: #"name="_from" value=""#, until: "\"")
+        else {
             throw MakerError("the top page \(top) answered \(page.status) without form fields")
         }
         return "\(id) \(csrf) \(from) \(top)"
@@ -86,7 +91,9 @@ enum SessionMaker {
 extension String {
     /// The text between the first `start` and the next `end`.
     func value(after start: String, until end: String) -> String? {
-        guard let from = range(of: start)?.upperBound, let to = self[from...].range(of: end)?.lowerBound else { return nil }
+        guard let from = range(of: start)?.upperBound, let to = self[from...].range(of: end)?.lowerBound else {
+            return nil
+        }
         return String(self[from..<to])
     }
 }

@@ -23,14 +23,18 @@ enum StoreBench {
             case "--postgres": postgres = arguments.popFirst()
             case "--scale": scale = arguments.popFirst().flatMap { Int($0) }
             case "--directory": directory = arguments.popFirst() ?? directory
-            default: throw BenchError("unknown argument \(argument); usage: StoreBench [--postgres URL] [--scale N] [--directory DIR]")
+            default:
+                throw BenchError(
+                    "unknown argument \(argument); usage: StoreBench [--postgres URL] [--scale N] [--directory DIR]")
             }
         }
         try? FileManager.default.removeItem(atPath: directory)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let options = (postgres: postgres, scale: scale, directory: directory)
-        try await Task.detached { try await run(postgres: options.postgres, scale: options.scale, directory: options.directory) }.value
+        try await Task.detached {
+            try await run(postgres: options.postgres, scale: options.scale, directory: options.directory)
+        }.value
     }
 
     static func run(postgres: String?, scale: Int?, directory: String) async throws {
@@ -41,7 +45,9 @@ enum StoreBench {
         ]
         if let postgres { stores.append(("PostgreSQL", try await PostgresSessionStore.connect(url: postgres))) }
 
-        print("Loading one session of \(session.pages) pages (tree \(session.record.tree.count) bytes) and \(session.entries.count) history entries, among 1,000 such sessions; median of 2,000 loads (spread of 20 rounds).")
+        print(
+            "Loading one session of \(session.pages) pages (tree \(session.record.tree.count) bytes) and \(session.entries.count) history entries, among 1,000 such sessions; median of 2,000 loads (spread of 20 rounds)."
+        )
         print("")
         print("| store | load (µs, median) | spread | load + decode tree (µs, median) | spread |")
         print("| --- | --- | --- | --- | --- |")
@@ -63,9 +69,12 @@ enum StoreBench {
                 guard let record = try await store.load(id) else { throw BenchError("session \(id) is missing") }
                 _ = try NavigationTree(json: record.tree, appData: record.appData, registry: app.flows.registry)
             }
-            let size = (try? FileManager.default.attributesOfItem(atPath: directory + "/scale.sqlite")[.size] as? Int) ?? 0
+            let size =
+                (try? FileManager.default.attributesOfItem(atPath: directory + "/scale.sqlite")[.size] as? Int) ?? 0
             print("")
-            print("SQLite with \(scale.formatted()) onboarded sessions three pages deep (\(size / 1_048_576) MB file): load + decode one, median **\(decoded.median) µs** (spread \(decoded.spread)).")
+            print(
+                "SQLite with \(scale.formatted()) onboarded sessions three pages deep (\(size / 1_048_576) MB file): load + decode one, median **\(decoded.median) µs** (spread \(decoded.spread))."
+            )
         }
     }
 
@@ -83,7 +92,9 @@ enum StoreBench {
     }
 
     /// Median per call over 20 rounds of 100 calls on random ids, in microseconds, with the spread.
-    static func measure(_ ids: [String], _ body: (String) async throws -> Void) async throws -> (median: String, spread: String) {
+    static func measure(_ ids: [String], _ body: (String) async throws -> Void) async throws -> (
+        median: String, spread: String
+    ) {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<200 { try await body(ids.randomElement(using: &generator)!) }
         let clock = ContinuousClock()
@@ -117,17 +128,20 @@ struct StoredSession {
         navigations.append(try await coordinator.apply(.apiKeyIsFilledIn(apiKey: "key"), from: tree.top?.id, to: &tree))
         var pick = 0
         while tree.pages(at: "/wishlist").isEmpty == false, stackDepth(tree) < pages {
-            let step: DemoStep = pick.isMultiple(of: 2) ? .movieIsPicked(withId: pick / 2 % 12 + 1) : .castIsPicked(withId: 1)
+            let step: DemoStep =
+                pick.isMultiple(of: 2) ? .movieIsPicked(withId: pick / 2 % 12 + 1) : .castIsPicked(withId: 1)
             navigations.append(try await coordinator.apply(step, from: tree.top?.id, to: &tree))
             pick += 1
         }
         let encoder = CompactJSONEncoder()
         var entries: [HistoryRecord] = []
         for seq in 1...count {
-            entries.append(HistoryRecord(seq: seq, entry: try encoder.encode(navigations[(seq - 1) % navigations.count])))
+            entries.append(
+                HistoryRecord(seq: seq, entry: try encoder.encode(navigations[(seq - 1) % navigations.count])))
         }
         let record = SessionRecord(
-            id: "", version: count, tree: try tree.jsonBytes(), appData: try tree.appDataJSON(), csrfToken: String(repeating: "c", count: 32),
+            id: "", version: count, tree: try tree.jsonBytes(), appData: try tree.appDataJSON(),
+            csrfToken: String(repeating: "c", count: 32),
             lastSeq: count, createdAt: 0, lastUsedAt: 0, expiresAt: Int64.max / 2)
         return StoredSession(record: record, entries: entries, pages: stackDepth(tree))
     }

@@ -11,7 +11,9 @@ import MustacheTemplates
 enum TemplateBench {
     static func main() throws {
         guard CommandLine.arguments.count >= 2 else {
-            print("usage: TemplateBench BENCH_PAGE_DIRECTORY [model|render|encode] (a mode only loops that part, for profiling)")
+            print(
+                "usage: TemplateBench BENCH_PAGE_DIRECTORY [model|render|encode] (a mode only loops that part, for profiling)"
+            )
             exit(2)
         }
         let directory = URL(fileURLWithPath: CommandLine.arguments[1])
@@ -48,7 +50,9 @@ enum TemplateBench {
         let swiftMustache = Measurement.of(rounds: 31, batch: 50) { _ = peer.render(dictionary) }
 
         func row(_ name: String, _ m: Measurement) -> String {
-            String(format: "| %@ | %.2f | %.2f–%.2f |", name, m.median.microseconds, m.fastest.microseconds, m.slowest.microseconds)
+            String(
+                format: "| %@ | %.2f | %.2f–%.2f |", name, m.median.microseconds, m.fastest.microseconds,
+                m.slowest.microseconds)
         }
         let ratio = swiftMustache.median.microseconds / withModel.median.microseconds
         let lines = [
@@ -61,8 +65,13 @@ enum TemplateBench {
             row("TemplateValueEncoder alone", encodeOnly),
             row("swift-mustache, [String: Any] context", swiftMustache),
             "",
-            String(format: "swift-mustache / MustacheTemplates (struct): **%.1f×** (target ≥ 20×); our median %.2f µs (target < 10 µs).", ratio, withModel.median.microseconds),
-            peerMatches ? "Both outputs equal page.html byte for byte." : "Note: swift-mustache's output differs from page.html (it escapes differently); ours is exact.",
+            String(
+                format:
+                    "swift-mustache / MustacheTemplates (struct): **%.1f×** (target ≥ 20×); our median %.2f µs (target < 10 µs).",
+                ratio, withModel.median.microseconds),
+            peerMatches
+                ? "Both outputs equal page.html byte for byte."
+                : "Note: swift-mustache's output differs from page.html (it escapes differently); ours is exact.",
         ]
         print(lines.joined(separator: "\n"))
     }

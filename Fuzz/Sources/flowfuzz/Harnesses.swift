@@ -60,7 +60,9 @@ private func fuzzCookies(_ bytes: [UInt8]) {
     let header = String(decoding: bytes, as: UTF8.self)
     let parsed = Cookies.parse(header)
     if let value = Cookies.value(named: "flowserver_session", in: header) {
-        precondition(parsed.contains { $0.name == "flowserver_session" && $0.value == value }, "value(named:) and parse disagree")
+        precondition(
+            parsed.contains { $0.name == "flowserver_session" && $0.value == value }, "value(named:) and parse disagree"
+        )
     }
 }
 
@@ -106,7 +108,9 @@ private func fuzzWireStep(_ bytes: [UInt8]) {
 private func fuzzJson(_ bytes: [UInt8]) {
     guard let value = try? JSON(parsing: bytes) else { return }
     let printed = value.bytes
-    guard let again = try? JSON(parsing: printed) else { preconditionFailure("printed JSON does not parse: \(printed)") }
+    guard let again = try? JSON(parsing: printed) else {
+        preconditionFailure("printed JSON does not parse: \(printed)")
+    }
     precondition(again == value, "JSON does not survive printing")
     _ = try? CompactJSONDecoder().decode(DemoSession.self, from: value)
 }

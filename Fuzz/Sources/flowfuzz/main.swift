@@ -9,7 +9,8 @@ import Darwin
 
 @_silgen_name("LLVMFuzzerRunDriver")
 private func runDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
     _ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
 ) -> CInt
 
@@ -23,7 +24,8 @@ guard let name = getenv("FUZZ_HARNESS").map({ String(cString: $0) }), let harnes
 selected = harness
 var argc = CommandLine.argc
 var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-exit(runDriver(&argc, &argv) { data, count in
-    selected.run(count == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: count)))
-    return 0
-})
+exit(
+    runDriver(&argc, &argv) { data, count in
+        selected.run(count == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: count)))
+        return 0
+    })

@@ -83,7 +83,9 @@ struct JSONValueDecoder: Decoder {
         case .double(let number): return number
         case .int(let number): return Double(number)
         case .string(let text) where lenient:
-            guard let number = Double(text.trimmingSpaces), number.isFinite else { throw mismatch(Double.self, value, path) }
+            guard let number = Double(text.trimmingSpaces), number.isFinite else {
+                throw mismatch(Double.self, value, path)
+            }
             return number
         default: throw mismatch(Double.self, value, path)
         }
@@ -100,7 +102,8 @@ struct JSONValueDecoder: Decoder {
         default: throw mismatch(I.self, value, path)
         }
         guard let exact else {
-            throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "\(value) does not fit in \(I.self)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: path, debugDescription: "\(value) does not fit in \(I.self)"))
         }
         return exact
     }
@@ -128,7 +131,8 @@ struct JSONValueDecoder: Decoder {
 
         private func value(_ key: Key) throws -> JSON {
             guard let value = find(key) else {
-                throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no value for \"\(key.stringValue)\""))
+                throw DecodingError.keyNotFound(
+                    key, .init(codingPath: codingPath, debugDescription: "no value for \"\(key.stringValue)\""))
             }
             return value
         }
@@ -138,20 +142,48 @@ struct JSONValueDecoder: Decoder {
             return false
         }
 
-        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.bool(value(key), codingPath + [key]) }
-        func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder.string(value(key), codingPath + [key]) }
-        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder.double(value(key), codingPath + [key]) }
-        func decode(_ type: Float.Type, forKey key: Key) throws -> Float { Float(try decoder.double(value(key), codingPath + [key])) }
-        func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decoder.integer(Int.self, value(key), codingPath + [key]) }
-        func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decoder.integer(Int8.self, value(key), codingPath + [key]) }
-        func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decoder.integer(Int16.self, value(key), codingPath + [key]) }
-        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decoder.integer(Int32.self, value(key), codingPath + [key]) }
-        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decoder.integer(Int64.self, value(key), codingPath + [key]) }
-        func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decoder.integer(UInt.self, value(key), codingPath + [key]) }
-        func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decoder.integer(UInt8.self, value(key), codingPath + [key]) }
-        func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decoder.integer(UInt16.self, value(key), codingPath + [key]) }
-        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decoder.integer(UInt32.self, value(key), codingPath + [key]) }
-        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decoder.integer(UInt64.self, value(key), codingPath + [key]) }
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+            try decoder.bool(value(key), codingPath + [key])
+        }
+        func decode(_ type: String.Type, forKey key: Key) throws -> String {
+            try decoder.string(value(key), codingPath + [key])
+        }
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+            try decoder.double(value(key), codingPath + [key])
+        }
+        func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+            Float(try decoder.double(value(key), codingPath + [key]))
+        }
+        func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+            try decoder.integer(Int.self, value(key), codingPath + [key])
+        }
+        func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
+            try decoder.integer(Int8.self, value(key), codingPath + [key])
+        }
+        func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
+            try decoder.integer(Int16.self, value(key), codingPath + [key])
+        }
+        func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
+            try decoder.integer(Int32.self, value(key), codingPath + [key])
+        }
+        func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+            try decoder.integer(Int64.self, value(key), codingPath + [key])
+        }
+        func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
+            try decoder.integer(UInt.self, value(key), codingPath + [key])
+        }
+        func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
+            try decoder.integer(UInt8.self, value(key), codingPath + [key])
+        }
+        func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+            try decoder.integer(UInt16.self, value(key), codingPath + [key])
+        }
+        func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+            try decoder.integer(UInt32.self, value(key), codingPath + [key])
+        }
+        func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+            try decoder.integer(UInt64.self, value(key), codingPath + [key])
+        }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
             try T(from: decoder.child(value(key), key))
@@ -163,7 +195,9 @@ struct JSONValueDecoder: Decoder {
             return try T(from: decoder.child(found, key))
         }
 
-        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+            -> KeyedDecodingContainer<NestedKey>
+        {
             try decoder.child(value(key), key).container(keyedBy: type)
         }
 
@@ -191,7 +225,9 @@ struct JSONValueDecoder: Decoder {
 
         private mutating func next() throws -> (JSON, IndexKey) {
             guard !isAtEnd else {
-                throw DecodingError.valueNotFound(Any.self, .init(codingPath: codingPath, debugDescription: "the array has only \(items.count) elements"))
+                throw DecodingError.valueNotFound(
+                    Any.self,
+                    .init(codingPath: codingPath, debugDescription: "the array has only \(items.count) elements"))
             }
             defer { currentIndex += 1 }
             return (items[currentIndex], IndexKey(currentIndex))
@@ -203,17 +239,31 @@ struct JSONValueDecoder: Decoder {
             return true
         }
 
-        mutating func decode(_ type: Bool.Type) throws -> Bool { let (v, k) = try next(); return try decoder.bool(v, codingPath + [k]) }
-        mutating func decode(_ type: String.Type) throws -> String { let (v, k) = try next(); return try decoder.string(v, codingPath + [k]) }
-        mutating func decode(_ type: Double.Type) throws -> Double { let (v, k) = try next(); return try decoder.double(v, codingPath + [k]) }
-        mutating func decode(_ type: Int.Type) throws -> Int { let (v, k) = try next(); return try decoder.integer(Int.self, v, codingPath + [k]) }
+        mutating func decode(_ type: Bool.Type) throws -> Bool {
+            let (v, k) = try next()
+            return try decoder.bool(v, codingPath + [k])
+        }
+        mutating func decode(_ type: String.Type) throws -> String {
+            let (v, k) = try next()
+            return try decoder.string(v, codingPath + [k])
+        }
+        mutating func decode(_ type: Double.Type) throws -> Double {
+            let (v, k) = try next()
+            return try decoder.double(v, codingPath + [k])
+        }
+        mutating func decode(_ type: Int.Type) throws -> Int {
+            let (v, k) = try next()
+            return try decoder.integer(Int.self, v, codingPath + [k])
+        }
 
         mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
             let (value, key) = try next()
             return try T(from: decoder.child(value, key))
         }
 
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+            -> KeyedDecodingContainer<NestedKey>
+        {
             let (value, key) = try next()
             return try decoder.child(value, key).container(keyedBy: type)
         }
@@ -249,9 +299,15 @@ struct JSONValueDecoder: Decoder {
         func decode(_ type: Int64.Type) throws -> Int64 { try decoder.integer(Int64.self, decoder.value, codingPath) }
         func decode(_ type: UInt.Type) throws -> UInt { try decoder.integer(UInt.self, decoder.value, codingPath) }
         func decode(_ type: UInt8.Type) throws -> UInt8 { try decoder.integer(UInt8.self, decoder.value, codingPath) }
-        func decode(_ type: UInt16.Type) throws -> UInt16 { try decoder.integer(UInt16.self, decoder.value, codingPath) }
-        func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.integer(UInt32.self, decoder.value, codingPath) }
-        func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.integer(UInt64.self, decoder.value, codingPath) }
+        func decode(_ type: UInt16.Type) throws -> UInt16 {
+            try decoder.integer(UInt16.self, decoder.value, codingPath)
+        }
+        func decode(_ type: UInt32.Type) throws -> UInt32 {
+            try decoder.integer(UInt32.self, decoder.value, codingPath)
+        }
+        func decode(_ type: UInt64.Type) throws -> UInt64 {
+            try decoder.integer(UInt64.self, decoder.value, codingPath)
+        }
         func decode<T: Decodable>(_ type: T.Type) throws -> T { try T(from: decoder) }
     }
 }

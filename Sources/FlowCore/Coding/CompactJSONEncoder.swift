@@ -117,15 +117,20 @@ final class JSONValueEncoder: Encoder {
         mutating func encode(_ value: Int16, forKey key: Key) { encoder.add(key.stringValue, .int(Int(value))) }
         mutating func encode(_ value: Int32, forKey key: Key) { encoder.add(key.stringValue, .int(Int(value))) }
         mutating func encode(_ value: Int64, forKey key: Key) { encoder.add(key.stringValue, .int(Int(value))) }
-        mutating func encode(_ value: UInt, forKey key: Key) throws { encoder.add(key.stringValue, .int(try exact(value, key))) }
+        mutating func encode(_ value: UInt, forKey key: Key) throws {
+            encoder.add(key.stringValue, .int(try exact(value, key)))
+        }
         mutating func encode(_ value: UInt8, forKey key: Key) { encoder.add(key.stringValue, .int(Int(value))) }
         mutating func encode(_ value: UInt16, forKey key: Key) { encoder.add(key.stringValue, .int(Int(value))) }
         mutating func encode(_ value: UInt32, forKey key: Key) { encoder.add(key.stringValue, .int(Int(value))) }
-        mutating func encode(_ value: UInt64, forKey key: Key) throws { encoder.add(key.stringValue, .int(try exact(value, key))) }
+        mutating func encode(_ value: UInt64, forKey key: Key) throws {
+            encoder.add(key.stringValue, .int(try exact(value, key)))
+        }
 
         private func exact<I: BinaryInteger>(_ value: I, _ key: Key) throws -> Int {
             guard let exact = Int(exactly: value) else {
-                throw EncodingError.invalidValue(value, .init(codingPath: codingPath + [key], debugDescription: "\(value) does not fit in an Int"))
+                throw EncodingError.invalidValue(
+                    value, .init(codingPath: codingPath + [key], debugDescription: "\(value) does not fit in an Int"))
             }
             return exact
         }
@@ -134,7 +139,9 @@ final class JSONValueEncoder: Encoder {
             encoder.add(key.stringValue, try JSONValueEncoder.value(of: value, parent: encoder, key: key))
         }
 
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+            -> KeyedEncodingContainer<NestedKey>
+        {
             let nested = JSONValueEncoder(parent: encoder, key: key)
             encoder.addLater(key.stringValue, nested)
             return nested.container(keyedBy: keyType)
@@ -170,7 +177,9 @@ final class JSONValueEncoder: Encoder {
             encoder.append(try JSONValueEncoder.value(of: value, parent: encoder, key: IndexKey(count)))
         }
 
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+            NestedKey
+        > {
             let nested = JSONValueEncoder(parent: encoder, key: IndexKey(count))
             encoder.appendLater(nested)
             return nested.container(keyedBy: keyType)
@@ -211,7 +220,8 @@ final class JSONValueEncoder: Encoder {
 
         private func exact<I: BinaryInteger>(_ value: I) throws -> Int {
             guard let exact = Int(exactly: value) else {
-                throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "\(value) does not fit in an Int"))
+                throw EncodingError.invalidValue(
+                    value, .init(codingPath: codingPath, debugDescription: "\(value) does not fit in an Int"))
             }
             return exact
         }

@@ -25,7 +25,8 @@ public enum JSON: Sendable, Equatable {
         case (.double(let a), .double(let b)): a == b
         case (.string(let a), .string(let b)): a == b
         case (.array(let a), .array(let b)): a == b
-        case (.object(let a), .object(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        case (.object(let a), .object(let b)):
+            a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
         default: false
         }
     }
@@ -67,7 +68,11 @@ enum JSONWriter {
         case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
         case .int(let number): writeInteger(number, into: &output)
         case .double(let number):
-            if number.isFinite { output.append(contentsOf: "\(number)".utf8) } else { output.append(contentsOf: "null".utf8) }
+            if number.isFinite {
+                output.append(contentsOf: "\(number)".utf8)
+            } else {
+                output.append(contentsOf: "null".utf8)
+            }
         case .string(let text): writeString(text, into: &output)
         case .array(let items):
             output.append(UInt8(ascii: "["))
@@ -210,15 +215,22 @@ public struct JSONParser {
         }
         while true {
             skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Failure(offset: index, reason: "expected a key") }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw Failure(offset: index, reason: "expected a key")
+            }
             let key = try parseString()
             skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw Failure(offset: index, reason: "expected :") }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw Failure(offset: index, reason: "expected :")
+            }
             index += 1
             fields.append((key, try parseValue()))
             skipWhitespace()
             guard index < bytes.count else { throw Failure(offset: index, reason: "unclosed object") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
             guard bytes[index] == UInt8(ascii: "}") else { throw Failure(offset: index, reason: "expected , or }") }
             index += 1
             return .object(fields)
@@ -239,7 +251,10 @@ public struct JSONParser {
             items.append(try parseValue())
             skipWhitespace()
             guard index < bytes.count else { throw Failure(offset: index, reason: "unclosed array") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
             guard bytes[index] == UInt8(ascii: "]") else { throw Failure(offset: index, reason: "expected , or ]") }
             index += 1
             return .array(items)
@@ -250,9 +265,13 @@ public struct JSONParser {
         index += 1
         let start = index
         // Fast path: no escapes.
-        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"), bytes[index] >= 0x20 { index += 1 }
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"),
+            bytes[index] >= 0x20
+        { index += 1 }
         if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
-            guard let text = String(validating: bytes[start..<index], as: UTF8.self) else { throw Failure(offset: start, reason: "invalid UTF-8") }
+            guard let text = String(validating: bytes[start..<index], as: UTF8.self) else {
+                throw Failure(offset: start, reason: "invalid UTF-8")
+            }
             index += 1
             return text
         }
@@ -262,7 +281,9 @@ public struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                guard let text = String(validating: scalars, as: UTF8.self) else { throw Failure(offset: start, reason: "invalid UTF-8") }
+                guard let text = String(validating: scalars, as: UTF8.self) else {
+                    throw Failure(offset: start, reason: "invalid UTF-8")
+                }
                 return text
             case UInt8(ascii: "\\"):
                 index += 1
@@ -279,15 +300,21 @@ public struct JSONParser {
                 case UInt8(ascii: "u"):
                     var code = try hex4()
                     if (0xD800...0xDBFF).contains(code) {
-                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                            bytes[index + 1] == UInt8(ascii: "u")
+                        else {
                             throw Failure(offset: index, reason: "unpaired surrogate")
                         }
                         index += 2
                         let low = try hex4()
-                        guard (0xDC00...0xDFFF).contains(low) else { throw Failure(offset: index, reason: "unpaired surrogate") }
+                        guard (0xDC00...0xDFFF).contains(low) else {
+                            throw Failure(offset: index, reason: "unpaired surrogate")
+                        }
                         code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                     }
-                    guard let scalar = Unicode.Scalar(code) else { throw Failure(offset: index, reason: "invalid \\u escape") }
+                    guard let scalar = Unicode.Scalar(code) else {
+                        throw Failure(offset: index, reason: "invalid \\u escape")
+                    }
                     scalars.append(contentsOf: String(Character(scalar)).utf8)
                 default:
                     throw Failure(offset: index - 1, reason: "invalid escape")
@@ -333,7 +360,9 @@ public struct JSONParser {
                 break
             }
             if index < bytes.count, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]),
-                ![UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-")].contains(bytes[index]) {
+                ![UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-")]
+                    .contains(bytes[index])
+            {
                 break
             }
         }

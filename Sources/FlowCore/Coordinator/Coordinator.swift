@@ -20,7 +20,9 @@ public struct Coordinator<Step: FlowStep>: Sendable {
     public var navigationLimit = 256
 
     /// A coordinator for `app`.
-    public init(app: FlowApp<Step>, context: FlowContext = FlowContext(), observers: [any NavigationObserver<Step>] = []) {
+    public init(
+        app: FlowApp<Step>, context: FlowContext = FlowContext(), observers: [any NavigationObserver<Step>] = []
+    ) {
         self.app = app
         self.context = context
         self.observers = observers
@@ -34,7 +36,9 @@ public struct Coordinator<Step: FlowStep>: Sendable {
         try await start(recorded: nil)
     }
 
-    private func start(recorded: [StepAdaptation<Step>]?) async throws(NavigationError) -> (tree: NavigationTree, navigation: Navigation<Step>) {
+    private func start(recorded: [StepAdaptation<Step>]?) async throws(NavigationError) -> (
+        tree: NavigationTree, navigation: Navigation<Step>
+    ) {
         var run = makeRun(NavigationTree(root: app.root, appData: app.registry.initialAppData), recorded: recorded)
         run.actions.append(.flow(.startFlow, run.tree.root.id, app.root.name))
         for step in app.initialSteps { run.enqueue(step, for: run.tree.root.id) }
@@ -54,7 +58,9 @@ public struct Coordinator<Step: FlowStep>: Sendable {
     /// allowed steps after dismissal: then its flow navigates the step if it still exists.
     ///
     /// `tree` is changed only when the navigation succeeds.
-    public func apply(_ step: Step, from: NodeID? = nil, to tree: inout NavigationTree) async throws(NavigationError) -> Navigation<Step> {
+    public func apply(_ step: Step, from: NodeID? = nil, to tree: inout NavigationTree) async throws(NavigationError)
+        -> Navigation<Step>
+    {
         try await apply(step, from: from, to: &tree, recorded: nil)
     }
 
@@ -68,7 +74,9 @@ public struct Coordinator<Step: FlowStep>: Sendable {
             if let page = tree.page(from), let owner = tree.owner(ofPage: from) {
                 if !tree.visiblePages.contains(from) && !page.allowStepWhenNotPresented { try run.unwind(to: from) }
                 result = try await run.navigate(step, by: owner)
-            } else if let dismissed = tree.dismissedPages.last(where: { $0.node == from }), tree.flow(dismissed.flow) != nil {
+            } else if let dismissed = tree.dismissedPages.last(where: { $0.node == from }),
+                tree.flow(dismissed.flow) != nil
+            {
                 result = try await run.navigate(step, by: dismissed.flow)
             } else {
                 return try finish(run, trigger: trigger, outcome: .ignored, adapted: nil)
@@ -102,7 +110,8 @@ public struct Coordinator<Step: FlowStep>: Sendable {
         var run = makeRun(tree, recorded: nil)
         try run.unwind(to: page)
         run.prune()
-        let navigation = try finish(run, trigger: .visit(page), outcome: run.actions.isEmpty ? .unchanged : .navigated, adapted: nil)
+        let navigation = try finish(
+            run, trigger: .visit(page), outcome: run.actions.isEmpty ? .unchanged : .navigated, adapted: nil)
         tree = run.tree
         return navigation
     }
@@ -120,7 +129,9 @@ public struct Coordinator<Step: FlowStep>: Sendable {
         return try await quiet.rebuild(first: first, rest: history.dropFirst())
     }
 
-    private func rebuild(first: Navigation<Step>, rest: ArraySlice<Navigation<Step>>) async throws(NavigationError) -> NavigationTree {
+    private func rebuild(first: Navigation<Step>, rest: ArraySlice<Navigation<Step>>) async throws(NavigationError)
+        -> NavigationTree
+    {
         var tree = try await start(recorded: first.steps.map(\.adaptation)).tree
         for navigation in rest {
             switch navigation.trigger {
@@ -136,7 +147,8 @@ public struct Coordinator<Step: FlowStep>: Sendable {
     }
 
     private func makeRun(_ tree: NavigationTree, recorded: [StepAdaptation<Step>]?) -> NavigationRun<Step> {
-        NavigationRun(app: app, context: context, observers: observers, limit: navigationLimit, tree: tree, recorded: recorded)
+        NavigationRun(
+            app: app, context: context, observers: observers, limit: navigationLimit, tree: tree, recorded: recorded)
     }
 
     private func finish(

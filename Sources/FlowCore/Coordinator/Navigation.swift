@@ -137,7 +137,8 @@ public struct Navigation<Step: FlowStep>: Codable, Sendable, Hashable {
 
     /// A navigation record.
     public init(
-        trigger: Trigger, outcome: NavigationOutcome, adaptedStep: Step?, actions: [NavigationAction], steps: [NavigatedStep<Step>],
+        trigger: Trigger, outcome: NavigationOutcome, adaptedStep: Step?, actions: [NavigationAction],
+        steps: [NavigatedStep<Step>],
         top: NodeID, topURL: String
     ) {
         self.trigger = trigger

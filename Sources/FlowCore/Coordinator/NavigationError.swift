@@ -17,8 +17,12 @@ public struct NavigationError: Error, Sendable, Hashable, CustomStringConvertibl
     static func unknownPage(_ name: String) -> Self { Self(kind: .unknownPage(name)) }
     static func unknownNode(_ id: NodeID) -> Self { Self(kind: .unknownNode(id)) }
     static func duplicateName(_ name: String) -> Self { Self(kind: .duplicateName(name)) }
-    static func invalidContribution(flow: String, _ reason: String) -> Self { Self(kind: .invalidContribution(flow: flow, reason: reason)) }
-    static func navigationLoop(limit: Int, flow: String) -> Self { Self(kind: .navigationLoop(limit: limit, flow: flow)) }
+    static func invalidContribution(flow: String, _ reason: String) -> Self {
+        Self(kind: .invalidContribution(flow: flow, reason: reason))
+    }
+    static func navigationLoop(limit: Int, flow: String) -> Self {
+        Self(kind: .navigationLoop(limit: limit, flow: flow))
+    }
     static func noTopPage(flow: String) -> Self { Self(kind: .noTopPage(flow: flow)) }
     static func invalidTree(_ reason: String) -> Self { Self(kind: .invalidTree(reason)) }
 

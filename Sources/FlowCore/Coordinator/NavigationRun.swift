@@ -25,15 +25,20 @@ struct NavigationRun<Step: FlowStep> {
     var actions: [NavigationAction] = []
     var steps: [NavigatedStep<Step>] = []
     /// Who navigates a queued step: a given flow, or the responder chain of the top page then.
-    enum Target { case flow(NodeID), topFlow }
+    enum Target {
+        case flow(NodeID)
+        case topFlow
+    }
     private var queue: [(target: Target, step: Step)] = []
     private var queueStart = 0
     /// Adaptations to use instead of calling `adapt` (replays).
     private let recorded: [StepAdaptation<Step>]?
     private var recordedIndex = 0
 
-    init(app: FlowApp<Step>, context: FlowContext, observers: [any NavigationObserver<Step>], limit: Int,
-         tree: NavigationTree, recorded: [StepAdaptation<Step>]?) {
+    init(
+        app: FlowApp<Step>, context: FlowContext, observers: [any NavigationObserver<Step>], limit: Int,
+        tree: NavigationTree, recorded: [StepAdaptation<Step>]?
+    ) {
         self.app = app
         self.observers = observers
         self.limit = limit
@@ -135,10 +140,15 @@ struct NavigationRun<Step: FlowStep> {
             }
             addPage(page, to: id, contributor)
         case .set(let pages):
-            guard node.container != .tabs else { throw .invalidContribution(flow: name, "a tabs flow holds flows, not pages") }
+            guard node.container != .tabs else {
+                throw .invalidContribution(flow: name, "a tabs flow holds flows, not pages")
+            }
             let maximum = node.container == .single ? 1 : node.container == .split ? 2 : Int.max
             guard !pages.isEmpty, pages.count <= maximum else {
-                throw .invalidContribution(flow: name, "a \(node.container.rawValue) flow holds 1...\(maximum == Int.max ? "n" : String(maximum)) pages, got \(pages.count)")
+                throw .invalidContribution(
+                    flow: name,
+                    "a \(node.container.rawValue) flow holds 1...\(maximum == Int.max ? "n" : String(maximum)) pages, got \(pages.count)"
+                )
             }
             for page in pages { try app.registry.check(page) }
             removeChildren(of: id, from: 0)
@@ -160,7 +170,8 @@ struct NavigationRun<Step: FlowStep> {
             enqueueInitialSteps(of: contributor, for: child.id)
         case .show(let flow):
             guard node.container == .single else {
-                throw .invalidContribution(flow: name, "only a single flow shows a child flow in its slot; present it instead")
+                throw .invalidContribution(
+                    flow: name, "only a single flow shows a child flow in its slot; present it instead")
             }
             try app.registry.check(flow)
             removeChildren(of: id, from: 0)
@@ -177,12 +188,16 @@ struct NavigationRun<Step: FlowStep> {
                 throw .invalidContribution(flow: name, "embed needs a page to embed into: push or set one first")
             }
             startChild(flow, of: id, contributor) { parent, child in
-                guard case .page(var page) = parent.children[parent.children.count - 1], page.id == host.id else { return }
+                guard case .page(var page) = parent.children[parent.children.count - 1], page.id == host.id else {
+                    return
+                }
                 page.embedded.append(child)
                 parent.children[parent.children.count - 1] = .page(page)
             }
         case .pop:
-            guard node.container != .tabs else { throw .invalidContribution(flow: name, "a tabs flow has nothing to pop") }
+            guard node.container != .tabs else {
+                throw .invalidContribution(flow: name, "a tabs flow has nothing to pop")
+            }
             if !node.children.isEmpty { removeChildren(of: id, from: node.children.count - 1) }
         case .popTo(let pageName):
             let target = node.children.lastIndex { child in
@@ -237,11 +252,12 @@ struct NavigationRun<Step: FlowStep> {
     }
 
     mutating func select(tab index: Int, of id: NodeID) {
-        let selected: TreeNode? = tree.modifyFlow(id) { flow in
-            guard flow.selected != index else { return nil }
-            flow.selected = index
-            return flow.children[index]
-        } ?? nil
+        let selected: TreeNode? =
+            tree.modifyFlow(id) { flow in
+                guard flow.selected != index else { return nil }
+                flow.selected = index
+                return flow.children[index]
+            } ?? nil
         if case .flow(let tab)? = selected { actions.append(.flow(.select, tab.id, tab.flow.name)) }
     }
 
@@ -274,20 +290,21 @@ struct NavigationRun<Step: FlowStep> {
         case .presented:
             dismissPresented(of: last.flow)
         case .child(let index):
-            let removed: FlowNode? = tree.modifyFlow(last.flow) { parent in
-                switch parent.children[index] {
-                case .flow(let flow) where flow.id == id:
-                    _ = parent.removeChild(at: index)
-                    return flow
-                case .page(var page):
-                    guard let position = page.embedded.firstIndex(where: { $0.id == id }) else { return nil }
-                    let flow = page.embedded.remove(at: position)
-                    parent.children[index] = .page(page)
-                    return flow
-                default:
-                    return nil
-                }
-            } ?? nil
+            let removed: FlowNode? =
+                tree.modifyFlow(last.flow) { parent in
+                    switch parent.children[index] {
+                    case .flow(let flow) where flow.id == id:
+                        _ = parent.removeChild(at: index)
+                        return flow
+                    case .page(var page):
+                        guard let position = page.embedded.firstIndex(where: { $0.id == id }) else { return nil }
+                        let flow = page.embedded.remove(at: position)
+                        parent.children[index] = .page(page)
+                        return flow
+                    default:
+                        return nil
+                    }
+                } ?? nil
             if let removed { recordEnd(of: removed) }
         }
     }

@@ -34,7 +34,9 @@ public struct FlowContext: Sendable {
     public func appData<Data: AppData>(_ type: Data.Type = Data.self) -> Data {
         guard let current = appDataSlot?.current else { return Data() }
         guard let value = current.as(Data.self) else {
-            preconditionFailure("the app's data is \(Swift.type(of: current.base)), not \(Data.self): ask for the type given to FlowApp(appData:)")
+            preconditionFailure(
+                "the app's data is \(Swift.type(of: current.base)), not \(Data.self): ask for the type given to FlowApp(appData:)"
+            )
         }
         return value
     }

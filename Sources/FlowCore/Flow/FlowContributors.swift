@@ -49,7 +49,10 @@ public struct FlowContributor<Step: FlowStep>: Sendable {
     let allowStepWhenNotPresented: Bool
     let allowStepWhenDismissed: Bool
 
-    private init(_ effect: Effect, stepper: (any Stepper<Step>)? = nil, allowStepWhenNotPresented: Bool = false, allowStepWhenDismissed: Bool = false) {
+    private init(
+        _ effect: Effect, stepper: (any Stepper<Step>)? = nil, allowStepWhenNotPresented: Bool = false,
+        allowStepWhenDismissed: Bool = false
+    ) {
         self.effect = effect
         initialSteps = stepper?.initialSteps ?? []
         self.allowStepWhenNotPresented = allowStepWhenNotPresented
@@ -64,8 +67,9 @@ public struct FlowContributor<Step: FlowStep>: Sendable {
         _ page: some Page, stepper: any Stepper<Step> = NoneStepper<Step>(),
         allowStepWhenNotPresented: Bool = false, allowStepWhenDismissed: Bool = false
     ) -> Self {
-        Self(.push(AnyPage(page)), stepper: stepper, allowStepWhenNotPresented: allowStepWhenNotPresented,
-             allowStepWhenDismissed: allowStepWhenDismissed)
+        Self(
+            .push(AnyPage(page)), stepper: stepper, allowStepWhenNotPresented: allowStepWhenNotPresented,
+            allowStepWhenDismissed: allowStepWhenDismissed)
     }
 
     /// Replaces this flow's pages with `pages` (a split: master, then detail).
@@ -74,7 +78,9 @@ public struct FlowContributor<Step: FlowStep>: Sendable {
     }
 
     /// Presents `page` modally over this flow (an alert); what was presented is dismissed first.
-    public static func present(_ page: some Page, stepper: any Stepper<Step> = NoneStepper<Step>(), allowStepWhenDismissed: Bool = false) -> Self {
+    public static func present(
+        _ page: some Page, stepper: any Stepper<Step> = NoneStepper<Step>(), allowStepWhenDismissed: Bool = false
+    ) -> Self {
         Self(.presentPage(AnyPage(page)), stepper: stepper, allowStepWhenDismissed: allowStepWhenDismissed)
     }
 

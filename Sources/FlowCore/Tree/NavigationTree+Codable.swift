@@ -50,7 +50,9 @@ extension FlowNode: Codable {
         guard let type = registry.flowTypes[name] else { throw NavigationError.unknownFlow(name) }
         func decodeState<F: FlowState>(_ type: F.Type) throws -> AnyFlow {
             // The JSON form leaves an empty state out.
-            guard container.contains(.state) else { return AnyFlow(try CompactJSONDecoder().decode(F.self, from: NavigationTree.empty)) }
+            guard container.contains(.state) else {
+                return AnyFlow(try CompactJSONDecoder().decode(F.self, from: NavigationTree.empty))
+            }
             return AnyFlow(try container.decode(F.self, forKey: .state))
         }
         id = try container.decode(NodeID.self, forKey: .node)
@@ -83,7 +85,9 @@ extension PageNode: Codable {
         let name = try container.decode(String.self, forKey: .page)
         guard let type = registry.pageTypes[name] else { throw NavigationError.unknownPage(name) }
         func decodeParams<P: Page>(_ type: P.Type) throws -> AnyPage {
-            guard container.contains(.params) else { return AnyPage(try CompactJSONDecoder().decode(P.self, from: NavigationTree.empty)) }
+            guard container.contains(.params) else {
+                return AnyPage(try CompactJSONDecoder().decode(P.self, from: NavigationTree.empty))
+            }
             return AnyPage(try container.decode(P.self, forKey: .params))
         }
         self.init(

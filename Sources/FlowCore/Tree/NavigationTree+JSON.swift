@@ -31,7 +31,9 @@ extension NavigationTree {
 
     func jsonValue() throws -> JSON {
         var fields: [(key: String, value: JSON)] = [("nextNode", .int(nextNodeID)), ("root", try Self.json(root))]
-        if !dismissedPages.isEmpty { fields.append(("dismissed", try CompactJSONEncoder().encodeValue(dismissedPages))) }
+        if !dismissedPages.isEmpty {
+            fields.append(("dismissed", try CompactJSONEncoder().encodeValue(dismissedPages)))
+        }
         return .object(fields)
     }
 
@@ -39,7 +41,9 @@ extension NavigationTree {
     static let empty = JSON.object([])
 
     private static func json(_ flow: FlowNode) throws -> JSON {
-        var fields: [(key: String, value: JSON)] = [("node", .int(flow.id.rawValue)), ("flow", .string(flow.flow.name))]
+        var fields: [(key: String, value: JSON)] = [
+            ("node", .int(flow.id.rawValue)), ("flow", .string(flow.flow.name)),
+        ]
         let state = try CompactJSONEncoder().encodeValue(flow.flow.base)
         if state != Self.empty { fields.append(("state", state)) }
         fields.append(("children", .array(try flow.children.map(json))))
@@ -53,7 +57,9 @@ extension NavigationTree {
         case .flow(let flow):
             return try json(flow)
         case .page(let page):
-            var fields: [(key: String, value: JSON)] = [("node", .int(page.id.rawValue)), ("page", .string(page.page.name))]
+            var fields: [(key: String, value: JSON)] = [
+                ("node", .int(page.id.rawValue)), ("page", .string(page.page.name)),
+            ]
             let params = try CompactJSONEncoder().encodeValue(page.page.base)
             if params != Self.empty { fields.append(("params", params)) }
             if !page.embedded.isEmpty { fields.append(("embedded", .array(try page.embedded.map(json)))) }
@@ -64,28 +70,39 @@ extension NavigationTree {
     }
 
     private static func flow(from value: JSON, _ registry: FlowRegistry) throws -> FlowNode {
-        guard case .int(let id)? = value["node"], case .string(let name)? = value["flow"], case .array(let children)? = value["children"]
+        guard case .int(let id)? = value["node"], case .string(let name)? = value["flow"],
+            case .array(let children)? = value["children"]
         else { throw NavigationError.invalidTree("a flow node is {\"node\", \"flow\", \"state\"?, \"children\"}") }
         let state = value["state"] ?? Self.empty
         guard let type = registry.flowTypes[name] else { throw NavigationError.unknownFlow(name) }
-        func decode<F: FlowState>(_ type: F.Type) throws -> AnyFlow { AnyFlow(try CompactJSONDecoder().decode(F.self, from: state)) }
+        func decode<F: FlowState>(_ type: F.Type) throws -> AnyFlow {
+            AnyFlow(try CompactJSONDecoder().decode(F.self, from: state))
+        }
         var flow = FlowNode(id: NodeID(rawValue: id), flow: try decode(type))
         flow.children = try children.map { try node(from: $0, registry) }
         if case .int(let selected)? = value["selected"] { flow.selected = selected }
-        if let presented = value["presented"], presented != .null { flow.presented = try node(from: presented, registry) }
+        if let presented = value["presented"], presented != .null {
+            flow.presented = try node(from: presented, registry)
+        }
         return flow
     }
 
     private static func node(from value: JSON, _ registry: FlowRegistry) throws -> TreeNode {
         guard case .string(let name)? = value["page"] else { return .flow(try flow(from: value, registry)) }
-        guard case .int(let id)? = value["node"] else { throw NavigationError.invalidTree("a page node is {\"node\", \"page\", \"params\"?}") }
+        guard case .int(let id)? = value["node"] else {
+            throw NavigationError.invalidTree("a page node is {\"node\", \"page\", \"params\"?}")
+        }
         let params = value["params"] ?? Self.empty
         guard let type = registry.pageTypes[name] else { throw NavigationError.unknownPage(name) }
-        func decode<P: Page>(_ type: P.Type) throws -> AnyPage { AnyPage(try CompactJSONDecoder().decode(P.self, from: params)) }
+        func decode<P: Page>(_ type: P.Type) throws -> AnyPage {
+            AnyPage(try CompactJSONDecoder().decode(P.self, from: params))
+        }
         var embedded: [FlowNode] = []
         if case .array(let items)? = value["embedded"] { embedded = try items.map { try flow(from: $0, registry) } }
-        return .page(PageNode(
-            id: NodeID(rawValue: id), page: try decode(type), allowStepWhenNotPresented: value["allowNotPresented"] == .bool(true),
-            allowStepWhenDismissed: value["allowDismissed"] == .bool(true), embedded: embedded))
+        return .page(
+            PageNode(
+                id: NodeID(rawValue: id), page: try decode(type),
+                allowStepWhenNotPresented: value["allowNotPresented"] == .bool(true),
+                allowStepWhenDismissed: value["allowDismissed"] == .bool(true), embedded: embedded))
     }
 }

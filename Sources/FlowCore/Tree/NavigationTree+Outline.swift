@@ -26,7 +26,8 @@ extension NavigationTree {
             case .flow(let flow):
                 flowLine(flow, indent: indent, prefix: prefix)
             case .page(let page):
-                lines.append("\(indent)\(prefix)\(page.page.name)#\(page.id) \(page.url)\(page.id == topID ? " *" : "")")
+                lines.append(
+                    "\(indent)\(prefix)\(page.page.name)#\(page.id) \(page.url)\(page.id == topID ? " *" : "")")
                 for flow in page.embedded { flowLine(flow, indent: indent + "  ", prefix: "embedded ") }
             }
         }

@@ -91,7 +91,9 @@ extension FlowNode {
         }
         switch container {
         case .tabs:
-            if children.indices.contains(selected), case .flow(let flow) = children[selected] { flow.collectVisible(into: &visible) }
+            if children.indices.contains(selected), case .flow(let flow) = children[selected] {
+                flow.collectVisible(into: &visible)
+            }
         case .split:
             for case .page(let page) in children { page.collectVisible(into: &visible) }
         case .stack, .single:

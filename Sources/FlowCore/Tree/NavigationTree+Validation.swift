@@ -45,9 +45,13 @@ extension NavigationTree {
         case .stack:
             if flows > 0 { return .invalidTree("\(name) is a stack holding flows") }
         case .split:
-            if flows > 0 || pages > 2 { return .invalidTree("\(name) is a split holding more than a master and a detail page") }
+            if flows > 0 || pages > 2 {
+                return .invalidTree("\(name) is a split holding more than a master and a detail page")
+            }
         case .single:
-            if flow.children.count > 1 { return .invalidTree("\(name) is a single flow holding \(flow.children.count) nodes") }
+            if flow.children.count > 1 {
+                return .invalidTree("\(name) is a single flow holding \(flow.children.count) nodes")
+            }
         }
         return nil
     }

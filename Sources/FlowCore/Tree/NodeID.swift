@@ -1,6 +1,8 @@
 /// The id of a page or flow node: unique within a session's tree, never reused, kept when the
 /// tree is encoded. Links and forms name pages by it (`_from`).
-public struct NodeID: RawRepresentable, Hashable, Comparable, Codable, Sendable, CustomStringConvertible, ExpressibleByIntegerLiteral {
+public struct NodeID: RawRepresentable, Hashable, Comparable, Codable, Sendable, CustomStringConvertible,
+    ExpressibleByIntegerLiteral
+{
     /// The number.
     public let rawValue: Int
 

@@ -13,7 +13,8 @@ public struct PageNode: Sendable, Hashable {
     /// The page's URL path, derived from its params once (every request looks pages up by URL).
     public let url: String
 
-    init(id: NodeID, page: AnyPage, allowStepWhenNotPresented: Bool, allowStepWhenDismissed: Bool, embedded: [FlowNode]) {
+    init(id: NodeID, page: AnyPage, allowStepWhenNotPresented: Bool, allowStepWhenDismissed: Bool, embedded: [FlowNode])
+    {
         self.id = id
         self.page = page
         self.allowStepWhenNotPresented = allowStepWhenNotPresented

@@ -52,7 +52,9 @@ public final class TestConnection {
         // No close here: the object is fully initialized, so throwing runs `deinit`, which closes
         // the socket. Closing it here too closed whatever another thread had opened under the
         // same number meanwhile (seen as `send failed: errno 9` in a parallel test).
-        guard result == 0 else { throw TestConnectionError(description: "connect to \(host) port \(port) failed: errno \(errno)") }
+        guard result == 0 else {
+            throw TestConnectionError(description: "connect to \(host) port \(port) failed: errno \(errno)")
+        }
     }
 
     deinit { if socket >= 0 { Foundation.close(socket) } }
@@ -64,7 +66,9 @@ public final class TestConnection {
     public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Foundation.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let written = bytes[offset...].withUnsafeBytes {
+                Foundation.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             guard written > 0 else { throw TestConnectionError(description: "send failed: errno \(errno)") }
             offset += written
         }
@@ -175,18 +179,23 @@ public final class TestConnection {
         var searchFrom = 0
         while true {
             if buffer.count >= marker.count {
-                for start in searchFrom...(buffer.count - marker.count) where buffer[start..<start + marker.count].elementsEqual(marker) {
+                for start in searchFrom...(buffer.count - marker.count)
+                where buffer[start..<start + marker.count].elementsEqual(marker) {
                     return start
                 }
                 searchFrom = buffer.count - marker.count + 1
             }
-            guard try receive() > 0 else { throw TestConnectionError(description: "connection closed before the response head") }
+            guard try receive() > 0 else {
+                throw TestConnectionError(description: "connection closed before the response head")
+            }
         }
     }
 
     private func fill(_ count: Int) throws {
         while buffer.count < count {
-            guard try receive() > 0 else { throw TestConnectionError(description: "connection closed before the body ended") }
+            guard try receive() > 0 else {
+                throw TestConnectionError(description: "connection closed before the body ended")
+            }
         }
     }
 

@@ -31,14 +31,19 @@ public final class TestBrowser: @unchecked Sendable {
     }
 
     /// `POST path` with an urlencoded form (fields in order).
-    public func post(_ path: String, form: [(String, String)], headers: [(String, String)] = []) async throws -> TestResponse {
+    public func post(_ path: String, form: [(String, String)], headers: [(String, String)] = []) async throws
+        -> TestResponse
+    {
         let body = form.map { "\(Self.escape($0.0))=\(Self.escape($0.1))" }.joined(separator: "&")
         return try await send(
-            "POST", path, headers: [("Content-Type", "application/x-www-form-urlencoded")] + headers, body: Array(body.utf8))
+            "POST", path, headers: [("Content-Type", "application/x-www-form-urlencoded")] + headers,
+            body: Array(body.utf8))
     }
 
     /// Any request; cookies go with it and come back from `Set-Cookie`.
-    public func send(_ method: String, _ path: String, headers: [(String, String)] = [], body: [UInt8] = []) async throws -> TestResponse {
+    public func send(_ method: String, _ path: String, headers: [(String, String)] = [], body: [UInt8] = [])
+        async throws -> TestResponse
+    {
         var all = headers
         let cookies = lock.withLock { jar.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ") }
         if !cookies.isEmpty { all.append(("Cookie", cookies)) }

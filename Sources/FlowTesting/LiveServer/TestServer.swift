@@ -34,7 +34,8 @@ public final class TestServer: Sendable {
     /// - Throws: the templates' `TemplateError`, a missing page template as
     ///   `WebAppError`, or the server's error when it cannot listen.
     public init<Step: FlowStep>(
-        _ app: WebApp<Step>, templates: String, publicDirectory: String? = nil, configure: (inout WebConfiguration) -> Void = { _ in }
+        _ app: WebApp<Step>, templates: String, publicDirectory: String? = nil,
+        configure: (inout WebConfiguration) -> Void = { _ in }
     ) throws {
         let library = try FlowWebDefaults.templates(directory: templates)
         try app.checkTemplates(library, loadedFrom: templates)
@@ -44,14 +45,16 @@ public final class TestServer: Sendable {
         // Warnings and up: a test's output is its own, not a log line per navigation.
         var logger = Logger(label: "FlowTesting")
         logger.logLevel = .warning
-        let responder = FlowWebResponder(app: app, store: store, templates: library, configuration: configuration, logger: logger)
+        let responder = FlowWebResponder(
+            app: app, store: store, templates: library, configuration: configuration, logger: logger)
         server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), responder: responder, logger: logger)
         try server.start()
     }
 
     /// Runs `body` with a server of `app` started, and stops it afterwards, whatever happened.
     public static func with<Step: FlowStep, Result>(
-        _ app: WebApp<Step>, templates: String, publicDirectory: String? = nil, _ body: (TestServer) async throws -> Result
+        _ app: WebApp<Step>, templates: String, publicDirectory: String? = nil,
+        _ body: (TestServer) async throws -> Result
     ) async throws -> Result {
         let server = try TestServer(app, templates: templates, publicDirectory: publicDirectory)
         do {
@@ -96,7 +99,9 @@ public struct SessionState: Sendable {
         guard let object = try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any],
             let version = object["version"] as? Int, let top = object["top"] as? [String: Any],
             let url = top["url"] as? String, let page = top["page"] as? String
-        else { throw TestConnectionError(description: "not a session document: \(String(decoding: json, as: UTF8.self))") }
+        else {
+            throw TestConnectionError(description: "not a session document: \(String(decoding: json, as: UTF8.self))")
+        }
         self.version = version
         topURL = url
         topPage = page

@@ -17,7 +17,8 @@ extension FlowWebResponder {
         case ["sessions"]:
             guard method == .post else { throw .methodNotAllowed("POST") }
             let session = try await sessions.create(client: clientAddress(request))
-            return try json(CreatedDocument(session: session.record.id, state: try StateDocument(session)), status: .created)
+            return try json(
+                CreatedDocument(session: session.record.id, state: try StateDocument(session)), status: .created)
         case ["session"]:
             switch method {
             case .get, .head:
@@ -37,7 +38,8 @@ extension FlowWebResponder {
             let session = try await authenticated(request)
             let (after, limit) = try historyWindow(request)
             guard after <= session.record.lastSeq else {
-                throw .notFound("There is no entry \(after) in this session's history (the last is \(session.record.lastSeq)).")
+                throw .notFound(
+                    "There is no entry \(after) in this session's history (the last is \(session.record.lastSeq)).")
             }
             let entries = try await sessions.history(session, after: after, limit: limit + 1)
             let shown = Array(entries.prefix(limit))
@@ -47,9 +49,12 @@ extension FlowWebResponder {
             let session = try await authenticated(request, changing: true)
             let body: StepBody = try decodeJSON(request)
             let step: Step
-            do { step = try body.step.decode(as: Step.self) } catch { throw .badRequest("Cannot send this step: \(error).") }
+            do { step = try body.step.decode(as: Step.self) } catch {
+                throw .badRequest("Cannot send this step: \(error).")
+            }
             let parsed = StepRequest(
-                wire: body.step, from: body.from.map(NodeID.init(rawValue:)), fromTop: body.from == nil, render: nil, csrf: nil, source: .api)
+                wire: body.step, from: body.from.map(NodeID.init(rawValue:)), fromTop: body.from == nil, render: nil,
+                csrf: nil, source: .api)
             let (_, updated) = try await applyStep(step, parsed, to: session)
             return try await entryAndState(updated)
         case ["session", "visits"]:
@@ -72,16 +77,19 @@ extension FlowWebResponder {
                 throw .unauthorized("Use \"Authorization: Bearer <session id>\".")
             }
             guard var session = try await sessions.loadForUse(String(parts[1])) else {
-                throw .unauthorized("This session does not exist or has expired; create one with POST /api/v1/sessions.")
+                throw .unauthorized(
+                    "This session does not exist or has expired; create one with POST /api/v1/sessions.")
             }
             session.client = clientAddress(request)
             return session
         }
-        guard let id = request.cookie(configuration.sessionCookieName), var session = try await sessions.loadForUse(id) else {
+        guard let id = request.cookie(configuration.sessionCookieName), var session = try await sessions.loadForUse(id)
+        else {
             throw .unauthorized("Authenticate with the session cookie or \"Authorization: Bearer <session id>\".")
         }
         if changing {
-            guard let token = request.headers["X-CSRF-Token"], Self.constantTimeEqual(token, session.record.csrfToken) else {
+            guard let token = request.headers["X-CSRF-Token"], Self.constantTimeEqual(token, session.record.csrfToken)
+            else {
                 throw .forbidden("Cookie-authenticated changes need the session's CSRF token in X-CSRF-Token.")
             }
         }
@@ -97,10 +105,14 @@ extension FlowWebResponder {
         for item in items {
             switch item.name {
             case "after":
-                guard let value = Int(item.value), value >= 0 else { throw .badRequest("\"after\" must be a sequence number (0 or more), got \"\(item.value)\".") }
+                guard let value = Int(item.value), value >= 0 else {
+                    throw .badRequest("\"after\" must be a sequence number (0 or more), got \"\(item.value)\".")
+                }
                 after = value
             case "limit":
-                guard let value = Int(item.value), (1...500).contains(value) else { throw .badRequest("\"limit\" must be 1...500, got \"\(item.value)\".") }
+                guard let value = Int(item.value), (1...500).contains(value) else {
+                    throw .badRequest("\"limit\" must be 1...500, got \"\(item.value)\".")
+                }
                 limit = value
             default:
                 continue
@@ -113,11 +125,16 @@ extension FlowWebResponder {
     private func visit(_ url: String, in session: LoadedSession) async throws(WebError) -> LoadedSession {
         guard url.hasPrefix("/") else { throw .badRequest("\"url\" must be a path (starting with /), got \"\(url)\".") }
         let request: Request
-        do { request = try Request(method: .get, target: url) } catch { throw .notFound("There is no page at \(url) (\(error)).") }
+        do { request = try Request(method: .get, target: url) } catch {
+            throw .notFound("There is no page at \(url) (\(error)).")
+        }
         let path = request.path
         let deepLink = session.tree.pages(at: path).isEmpty ? deepLinkStep(request) : nil
-        guard !session.tree.pages(at: path).isEmpty || deepLink != nil else { throw .notFound("There is no page at \(path).") }
-        let (_, updated) = try await sessions.update(session) { [self] (current: inout LoadedSession) async throws(WebError) in
+        guard !session.tree.pages(at: path).isEmpty || deepLink != nil else {
+            throw .notFound("There is no page at \(path).")
+        }
+        let (_, updated) = try await sessions.update(session) {
+            [self] (current: inout LoadedSession) async throws(WebError) in
             let navigation: Navigation<Step>
             do {
                 if let page = current.tree.page(at: path) {
@@ -143,7 +160,9 @@ extension FlowWebResponder {
         // The entry this request committed; a request that committed none (a duplicate) answers
         // the latest one.
         var entry = session.committed.last
-        if entry == nil { entry = try await sessions.history(session, after: session.record.lastSeq - 1, limit: 1).first }
+        if entry == nil {
+            entry = try await sessions.history(session, after: session.record.lastSeq - 1, limit: 1).first
+        }
         guard let entry else { throw .internalError("the navigation's history entry is missing") }
         return try json(NavigationDocument(entry: entry, state: try StateDocument(session)))
     }
@@ -151,7 +170,9 @@ extension FlowWebResponder {
     private func decodeJSON<Body: Decodable>(_ request: Request) throws(WebError) -> Body {
         let type: MediaType?
         do { type = try request.contentType } catch { throw .badRequest("\(error)") }
-        guard let type, type.hasSameEssence(as: .json) else { throw .unsupportedMediaType("Send JSON (Content-Type: application/json).") }
+        guard let type, type.hasSameEssence(as: .json) else {
+            throw .unsupportedMediaType("Send JSON (Content-Type: application/json).")
+        }
         do {
             return try CompactJSONDecoder().decode(Body.self, from: request.body)
         } catch let error as DecodingError {
@@ -165,7 +186,8 @@ extension FlowWebResponder {
         switch error {
         case .keyNotFound(let key, _): "missing \"\(key.stringValue)\""
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            context.codingPath.isEmpty ? context.debugDescription
+            context.codingPath.isEmpty
+                ? context.debugDescription
                 : "\"\(context.codingPath.map(\.stringValue).joined(separator: "."))\": \(context.debugDescription)"
         @unknown default: "\(error)"
         }
@@ -173,7 +195,11 @@ extension FlowWebResponder {
 
     private func json(_ value: some Encodable, status: HTTPStatus = .ok) throws(WebError) -> Response {
         let body: [UInt8]
-        do { body = try CompactJSONEncoder().encode(value) } catch { throw .internalError("cannot encode the answer: \(error)") }
-        return Response(status: status, headers: ["Content-Type": MediaType.json.description, "Cache-Control": "no-store"], body: body)
+        do { body = try CompactJSONEncoder().encode(value) } catch {
+            throw .internalError("cannot encode the answer: \(error)")
+        }
+        return Response(
+            status: status, headers: ["Content-Type": MediaType.json.description, "Cache-Control": "no-store"],
+            body: body)
     }
 }

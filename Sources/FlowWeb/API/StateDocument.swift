@@ -54,7 +54,11 @@ struct FlowDocument: Encodable {
         try container.encode(self.container, forKey: .container)
         try container.encodeIfPresent(selected, forKey: .selected)
         try container.encode(children, forKey: .children)
-        if let presented { try container.encode(presented, forKey: .presented) } else { try container.encodeNil(forKey: .presented) }
+        if let presented {
+            try container.encode(presented, forKey: .presented)
+        } else {
+            try container.encodeNil(forKey: .presented)
+        }
     }
 }
 
@@ -66,7 +70,10 @@ indirect enum NodeDocument: Encodable {
     init(_ node: TreeNode) {
         switch node {
         case .flow(let flow): self = .flow(FlowDocument(flow))
-        case .page(let page): self = .page(node: page.id.rawValue, page: page.page.name, url: page.url, embedded: page.embedded.map(FlowDocument.init))
+        case .page(let page):
+            self = .page(
+                node: page.id.rawValue, page: page.page.name, url: page.url,
+                embedded: page.embedded.map(FlowDocument.init))
         }
     }
 

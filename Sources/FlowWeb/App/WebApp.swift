@@ -28,7 +28,8 @@ public struct WebApp<Step: FlowStep>: Sendable {
     ///
     /// - Throws: ``WebAppError`` when a registered page of `flows` has no ``WebPage`` type here.
     public init(
-        flows: FlowApp<Step>, pages: [any WebPage.Type], routes: [DeepLinkRoute<Step>] = [], context: FlowContext = FlowContext(),
+        flows: FlowApp<Step>, pages: [any WebPage.Type], routes: [DeepLinkRoute<Step>] = [],
+        context: FlowContext = FlowContext(),
         siteName: String = "FlowServer", tabTitle: (@Sendable (FlowNode, NavigationTree) -> String)? = nil
     ) throws(WebAppError) {
         var renderers: [String: PageRenderer] = [:]
@@ -59,9 +60,12 @@ public struct WebApp<Step: FlowStep>: Sendable {
         if !templates.contains("layout") {
             throw WebAppError(message: "no layout template: looked for \(root)/layout.mustache")
         }
-        for (name, renderer) in pages.renderers.sorted(by: { $0.key < $1.key }) where !templates.contains(renderer.template) {
+        for (name, renderer) in pages.renderers.sorted(by: { $0.key < $1.key })
+        where !templates.contains(renderer.template) {
             throw WebAppError(
-                message: "page \"\(name)\" (\(renderer.type)) has no template \"\(renderer.template)\": looked for \(root)/\(renderer.template).mustache")
+                message:
+                    "page \"\(name)\" (\(renderer.type)) has no template \"\(renderer.template)\": looked for \(root)/\(renderer.template).mustache"
+            )
         }
     }
 }
@@ -82,7 +86,10 @@ struct WebAppPages: Sendable {
     /// The services view models read (``PageComposer`` gives each thread its own copy).
     let services: FlowContext
 
-    init(renderers: [String: PageRenderer], siteName: String, tabTitle: (@Sendable (FlowNode, NavigationTree) -> String)?, services: FlowContext) {
+    init(
+        renderers: [String: PageRenderer], siteName: String,
+        tabTitle: (@Sendable (FlowNode, NavigationTree) -> String)?, services: FlowContext
+    ) {
         self.renderers = renderers
         renderersByType = TypeTable(renderers.values.map { ($0.type, $0) })
         self.siteName = siteName

@@ -117,7 +117,9 @@ struct PageRenderer: Sendable {
     func title(_ page: any Page) -> String { type.title(of: page) }
 
     /// The view model of `page`, a page of this type, encoded for its template.
-    func model(_ page: any Page, _ context: PageContext) throws -> TemplateValue { try type.encodedModel(of: page, context) }
+    func model(_ page: any Page, _ context: PageContext) throws -> TemplateValue {
+        try type.encodedModel(of: page, context)
+    }
 
     /// The messages for a form sent from `page`, a page of this type.
     func validate(_ page: any Page, _ step: String, _ fields: [String: String]) -> [String: String] {

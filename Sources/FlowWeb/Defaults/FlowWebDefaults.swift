@@ -26,7 +26,9 @@ public enum FlowWebDefaults {
     ///
     /// - Throws: `TemplateError` naming the file, line and column of the first problem, or the
     ///   directory when it does not exist.
-    public static func templates(directory: String, options: TemplateLibrary.Options = .init()) throws(TemplateError) -> TemplateLibrary {
+    public static func templates(directory: String, options: TemplateLibrary.Options = .init()) throws(TemplateError)
+        -> TemplateLibrary
+    {
         try TemplateLibrary(directory: directory, defaults: templates, options: options)
     }
 

@@ -38,8 +38,10 @@ final class FastPagePath: Sendable {
     /// The fast path over `store`, with the async path's cache of decoded trees, decoder, ids,
     /// initial state, session lifetime and clock.
     init(
-        store: any ImmediateSessionLoading, decoded: DecodedSessionCache, decoder: StoredSessionDecoder, ids: SessionIDs,
-        initial: @escaping @Sendable (_ id: String, _ mintedAt: Int64) -> LoadedSession?, lifetime: SessionLifetime, clock: @escaping @Sendable () -> Int64
+        store: any ImmediateSessionLoading, decoded: DecodedSessionCache, decoder: StoredSessionDecoder,
+        ids: SessionIDs,
+        initial: @escaping @Sendable (_ id: String, _ mintedAt: Int64) -> LoadedSession?, lifetime: SessionLifetime,
+        clock: @escaping @Sendable () -> Int64
     ) {
         self.store = store
         self.decoded = decoded
@@ -64,15 +66,23 @@ final class FastPagePath: Sendable {
         do { found = try store.stampImmediately(id) } catch { return nil }
         let now = clock()
         guard let stamp = found else { return showInitial(id, now: now, chrome: chrome) }
-        guard stamp.version > 0, stamp.expiresAt > now, !lifetime.isDueForRenewal(lastUsedAt: stamp.lastUsedAt, now: now) else { return nil }
+        guard stamp.version > 0, stamp.expiresAt > now,
+            !lifetime.isDueForRenewal(lastUsedAt: stamp.lastUsedAt, now: now)
+        else { return nil }
         var made = false
-        guard let kept = try? shown.value(id, version: stamp.version, make: { () throws(WebError) -> ShownSession in
-            // Changed since the stamp: nothing is kept under the stamp's version.
-            guard let read = try? store.loadImmediately(id), SessionStamp(read) == stamp else { throw .unavailable("changed while read") }
-            let session = try decoded.session(from: SessionRecord(ownCopyOf: read), decoder: decoder)
-            made = true
-            return ShownSession(session, chrome: try chrome(session))
-        }) else { return nil }
+        guard
+            let kept = try? shown.value(
+                id, version: stamp.version,
+                make: { () throws(WebError) -> ShownSession in
+                    // Changed since the stamp: nothing is kept under the stamp's version.
+                    guard let read = try? store.loadImmediately(id), SessionStamp(read) == stamp else {
+                        throw .unavailable("changed while read")
+                    }
+                    let session = try decoded.session(from: SessionRecord(ownCopyOf: read), decoder: decoder)
+                    made = true
+                    return ShownSession(session, chrome: try chrome(session))
+                })
+        else { return nil }
         if !made, !kept.treeIsOwn, let own = try? decoder.decode(kept.session.record) { kept.takeOwnTree(own) }
         kept.update(stamp)
         return kept
@@ -81,12 +91,18 @@ final class FastPagePath: Sendable {
     /// Session `id`, not stored, at the app's initial state (version 1: stored versions start at
     /// 2), while its signed id has not expired. A thread checks an id's signature once: it keeps
     /// the session only once checked.
-    private func showInitial(_ id: String, now: Int64, chrome: (LoadedSession) throws(WebError) -> PageChrome) -> ShownSession? {
+    private func showInitial(_ id: String, now: Int64, chrome: (LoadedSession) throws(WebError) -> PageChrome)
+        -> ShownSession?
+    {
         if let kept = shown.kept(id, version: 1) { return kept.session.record.expiresAt > now ? kept : nil }
-        guard case .signed(let mintedAt) = ids.check(id), mintedAt + lifetime.ttl > now, let initial = initial(id, mintedAt) else {
+        guard case .signed(let mintedAt) = ids.check(id), mintedAt + lifetime.ttl > now,
+            let initial = initial(id, mintedAt)
+        else {
             return nil
         }
-        return try? shown.value(id, version: 1) { () throws(WebError) -> ShownSession in ShownSession(initial, chrome: try chrome(initial)) }
+        return try? shown.value(id, version: 1) { () throws(WebError) -> ShownSession in
+            ShownSession(initial, chrome: try chrome(initial))
+        }
     }
 
     /// A first visit (no cookie) to `path` when it is `/` or the initial state's top page: a new

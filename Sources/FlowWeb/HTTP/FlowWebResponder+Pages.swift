@@ -30,11 +30,15 @@ extension FlowWebResponder {
         guard request.method == .get || request.method == .head, let fastPath else { return nil }
         guard let id = request.cookie(configuration.sessionCookieName) else {
             guard let fresh = fastPath.firstVisit(to: request.path, chrome: composer.chrome(of:)) else { return nil }
-            let response = request.path == "/"
-                ? redirect(fresh.chrome.top.url) : try? composer.render(fresh.session, notice: Self.notice(request), chrome: fresh.chrome)
+            let response =
+                request.path == "/"
+                ? redirect(fresh.chrome.top.url)
+                : try? composer.render(fresh.session, notice: Self.notice(request), chrome: fresh.chrome)
             return response.map { finish($0, setCookieFor: fresh.session, true) }
         }
-        guard let shown = fastPath.show(id, chrome: composer.chrome(of:)), shown.chrome.top.url == request.path else { return nil }
+        guard let shown = fastPath.show(id, chrome: composer.chrome(of:)), shown.chrome.top.url == request.path else {
+            return nil
+        }
         return try? composer.render(shown.session, notice: Self.notice(request), chrome: shown.chrome)
     }
 
@@ -43,16 +47,22 @@ extension FlowWebResponder {
         (try? request.queryItems)?.contains { $0.name == "_notice" && $0.value == "stale" } == true ? staleNotice : nil
     }
 
-    private func page(_ request: Request, _ session: LoadedSession) async throws(WebError) -> (Response, LoadedSession) {
+    private func page(_ request: Request, _ session: LoadedSession) async throws(WebError) -> (Response, LoadedSession)
+    {
         let notice = Self.notice(request)
         let path = request.path
         if path == "/" { return (redirect(session.tree.top?.url ?? "/"), session) }
         if let target = session.tree.page(at: path) {
-            guard target.id != session.tree.top?.id else { return (try composer.render(session, notice: notice), session) }
-            let (_, updated) = try await sessions.update(session) { [self] (current: inout LoadedSession) async throws(WebError) in
+            guard target.id != session.tree.top?.id else {
+                return (try composer.render(session, notice: notice), session)
+            }
+            let (_, updated) = try await sessions.update(session) {
+                [self] (current: inout LoadedSession) async throws(WebError) in
                 guard let page = current.tree.page(at: path) else { return .init(result: ()) }
                 let navigation: Navigation<Step>
-                do { navigation = try sessions.coordinator.visit(page.id, in: &current.tree) } catch { throw .internalError("\(error)") }
+                do { navigation = try sessions.coordinator.visit(page.id, in: &current.tree) } catch {
+                    throw .internalError("\(error)")
+                }
                 guard !navigation.actions.isEmpty else { return .init(result: ()) }
                 let entry = PendingEntry(source: .visit, navigation: navigation, url: path)
                 logNavigation(current, entry)
@@ -63,9 +73,12 @@ extension FlowWebResponder {
         guard let step = deepLinkStep(request) else {
             throw .notFound("There is no page at \(path).")
         }
-        let (_, updated) = try await sessions.update(session) { [self] (current: inout LoadedSession) async throws(WebError) in
+        let (_, updated) = try await sessions.update(session) {
+            [self] (current: inout LoadedSession) async throws(WebError) in
             let navigation: Navigation<Step>
-            do { navigation = try await sessions.coordinator.apply(step, to: &current.tree) } catch { throw .internalError("\(error)") }
+            do { navigation = try await sessions.coordinator.apply(step, to: &current.tree) } catch {
+                throw .internalError("\(error)")
+            }
             let entry = PendingEntry(source: .deeplink, navigation: navigation, url: path)
             logNavigation(current, entry)
             return .init(result: (), entries: [entry])

@@ -30,24 +30,33 @@ extension FlowWebResponder {
             setCookie = loaded.setCookie
             if request.method == .post {
                 guard let token = parsed.csrf, Self.constantTimeEqual(token, loaded.0.record.csrfToken) else {
-                    throw WebError.forbidden("The form's security token is missing or out of date. Reload the page and try again.")
+                    throw WebError.forbidden(
+                        "The form's security token is missing or out of date. Reload the page and try again.")
                 }
             }
-            if parsed.source == .form, let invalid = try invalidForm(parsed, in: loaded.0) { return finish(invalid, setCookieFor: loaded.0, setCookie) }
+            if parsed.source == .form, let invalid = try invalidForm(parsed, in: loaded.0) {
+                return finish(invalid, setCookieFor: loaded.0, setCookie)
+            }
             let step: Step
-            do { step = try parsed.wire.decode(as: Step.self) } catch { throw WebError.badRequest("Cannot send this step: \(error).") }
+            do { step = try parsed.wire.decode(as: Step.self) } catch {
+                throw WebError.badRequest("Cannot send this step: \(error).")
+            }
             let (location, updated) = try await applyStep(step, parsed, to: loaded.0)
             session = updated
             return finish(redirect(location), setCookieFor: updated, setCookie)
         } catch let error as WebError {
             return finish(composer.errorPage(error, topURL: session?.tree.top?.url), setCookieFor: session, setCookie)
         } catch {
-            return finish(composer.errorPage(.internalError("\(error)"), topURL: session?.tree.top?.url), setCookieFor: session, setCookie)
+            return finish(
+                composer.errorPage(.internalError("\(error)"), topURL: session?.tree.top?.url), setCookieFor: session,
+                setCookie)
         }
     }
 
     /// Applies the step (or finds the answer of its first submission) and returns where to go.
-    func applyStep(_ step: Step, _ parsed: StepRequest, to session: LoadedSession) async throws(WebError) -> (String, LoadedSession) {
+    func applyStep(_ step: Step, _ parsed: StepRequest, to session: LoadedSession) async throws(WebError) -> (
+        String, LoadedSession
+    ) {
         let canonical = parsed.wire.canonical
         return try await sessions.update(session) { [self] (current: inout LoadedSession) async throws(WebError) in
             if let render = parsed.render, let location = current.extra.location(render: render, step: canonical) {
@@ -56,12 +65,17 @@ extension FlowWebResponder {
             let navigation: Navigation<Step>
             let from = parsed.fromTop ? (parsed.from ?? current.tree.top?.id) : parsed.from
             // Stale: the page the step came from left the tree (and did not allow steps after).
-            let stale = from.map { node in current.tree.page(node) == nil && !current.tree.dismissedPages.contains { $0.node == node } } ?? false
+            let stale =
+                from.map { node in
+                    current.tree.page(node) == nil && !current.tree.dismissedPages.contains { $0.node == node }
+                } ?? false
             do { navigation = try await sessions.coordinator.apply(step, from: from, to: &current.tree) } catch {
                 throw .internalError("the step could not be applied: \(error)")
             }
             let location = stale ? navigation.topURL + "?_notice=stale" : navigation.topURL
-            if let render = parsed.render { current.extra.remember(.init(render: render, step: canonical, location: location)) }
+            if let render = parsed.render {
+                current.extra.remember(.init(render: render, step: canonical, location: location))
+            }
             let entry = PendingEntry(source: parsed.source, navigation: navigation, url: nil)
             logNavigation(current, entry)
             return .init(result: location, entries: [entry], save: true)
@@ -70,11 +84,14 @@ extension FlowWebResponder {
 
     /// The `422` page when the form's page finds its fields invalid.
     private func invalidForm(_ parsed: StepRequest, in session: LoadedSession) throws(WebError) -> Response? {
-        guard let from = parsed.from, let page = session.tree.page(from), let renderer = sessions.app.renderer(for: page.page) else { return nil }
+        guard let from = parsed.from, let page = session.tree.page(from),
+            let renderer = sessions.app.renderer(for: page.page)
+        else { return nil }
         let errors = renderer.validate(page.page.base, parsed.wire.name, parsed.fields)
         guard !errors.isEmpty else { return nil }
         return try composer.render(
-            session, notice: nil, status: .unprocessableContent, form: .init(page: from, values: parsed.fields, errors: errors))
+            session, notice: nil, status: .unprocessableContent,
+            form: .init(page: from, values: parsed.fields, errors: errors))
     }
 
     private func parseStep(_ request: Request) throws(WebError) -> StepRequest {
@@ -84,7 +101,10 @@ extension FlowWebResponder {
         switch request.method {
         case .get, .head:
             guard name != nil else { throw WebError.notFound("A step link names its step: /_step/<name>.") }
-            do { fields = try URLEncodedForm.parse(Array((request.rawQuery ?? "").utf8), maxFields: configuration.maxFields, location: "query") } catch {
+            do {
+                fields = try URLEncodedForm.parse(
+                    Array((request.rawQuery ?? "").utf8), maxFields: configuration.maxFields, location: "query")
+            } catch {
                 throw Self.webError(error)
             }
             source = .link
@@ -93,11 +113,16 @@ extension FlowWebResponder {
             do { type = try request.contentType } catch { throw WebError.badRequest("\(error)") }
             do {
                 if let type, type.hasSameEssence(as: .urlEncodedForm) {
-                    fields = try URLEncodedForm.parse(request.body, maxFields: configuration.maxFields, location: "form")
-                } else if let type, type.hasSameEssence(as: .multipartFormData), let boundary = type.parameter("boundary") {
-                    fields = try MultipartForm.parse(request.body, boundary: boundary, maxFields: configuration.maxFields)
+                    fields = try URLEncodedForm.parse(
+                        request.body, maxFields: configuration.maxFields, location: "form")
+                } else if let type, type.hasSameEssence(as: .multipartFormData),
+                    let boundary = type.parameter("boundary")
+                {
+                    fields = try MultipartForm.parse(
+                        request.body, boundary: boundary, maxFields: configuration.maxFields)
                 } else {
-                    throw WebError.unsupportedMediaType("Send forms as application/x-www-form-urlencoded or multipart/form-data.")
+                    throw WebError.unsupportedMediaType(
+                        "Send forms as application/x-www-form-urlencoded or multipart/form-data.")
                 }
             } catch let error as HTTPParseError {
                 throw Self.webError(error)
@@ -118,7 +143,9 @@ extension FlowWebResponder {
             switch field.name {
             case "_step": name = name ?? field.value
             case "_from":
-                guard let number = Int(field.value), number > 0 else { throw WebError.badRequest("Field \"_from\" must be a page node number.") }
+                guard let number = Int(field.value), number > 0 else {
+                    throw WebError.badRequest("Field \"_from\" must be a page node number.")
+                }
                 from = NodeID(rawValue: number)
             case "_r": render = field.value
             case "_csrf": csrf = field.value
@@ -126,14 +153,17 @@ extension FlowWebResponder {
             default: params[field.name] = .string(field.value)
             }
         }
-        guard let name, !name.isEmpty else { throw WebError.badRequest("The form names no step: add a field or button named \"_step\".") }
+        guard let name, !name.isEmpty else {
+            throw WebError.badRequest("The form names no step: add a field or button named \"_step\".")
+        }
         return StepRequest(
             wire: WireStep(name: name, params: params), from: from, render: render, csrf: csrf, source: source,
             fields: params.mapValues(\.formValue))
     }
 
     static func webError(_ error: HTTPParseError) -> WebError {
-        error.code == .tooManyFields ? .contentTooLarge("Too many fields: \(error).") : .badRequest("Malformed input: \(error).")
+        error.code == .tooManyFields
+            ? .contentTooLarge("Too many fields: \(error).") : .badRequest("Malformed input: \(error).")
     }
 
     /// Compares secrets in time that does not depend on where they differ.

@@ -26,21 +26,26 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
 
     /// A responder for `app`, keeping sessions in `store`, rendering with `templates`.
     public init(
-        app: WebApp<Step>, store: any SessionStore, templates: TemplateLibrary, configuration: WebConfiguration = WebConfiguration(),
+        app: WebApp<Step>, store: any SessionStore, templates: TemplateLibrary,
+        configuration: WebConfiguration = WebConfiguration(),
         observers: [any NavigationObserver<Step>] = [], logger: Logger = Logger(label: "FlowWeb"),
         metrics: WebMetrics = WebMetrics(), clock: (@Sendable () -> Int64)? = nil
     ) {
         self.metrics = metrics
         let sessions = SessionService(
-            app: app, store: store, ttlSeconds: configuration.sessionTTL, secret: configuration.sessionSecret ?? SessionIDs.randomSecret(),
+            app: app, store: store, ttlSeconds: configuration.sessionTTL,
+            secret: configuration.sessionSecret ?? SessionIDs.randomSecret(),
             creationLimit: configuration.newSessionsPerMinute > 0
-                ? SessionCreationLimit(perMinute: configuration.newSessionsPerMinute, burst: max(1, configuration.newSessionBurst)) : nil,
-            events: SessionEvents(limits: .init(perSession: configuration.eventStreamsPerSession, total: configuration.eventStreams)),
+                ? SessionCreationLimit(
+                    perMinute: configuration.newSessionsPerMinute, burst: max(1, configuration.newSessionBurst)) : nil,
+            events: SessionEvents(
+                limits: .init(perSession: configuration.eventStreamsPerSession, total: configuration.eventStreams)),
             observers: observers, metrics: metrics, logger: logger, clock: clock ?? SessionClock.nowMilliseconds)
         self.sessions = sessions
         fastPath = (store as? any ImmediateSessionLoading).map { store in
             FastPagePath(
-                store: store, decoded: sessions.decoded, decoder: sessions.decoder, ids: sessions.ids, initial: sessions.readyInitialSession,
+                store: store, decoded: sessions.decoded, decoder: sessions.decoder, ids: sessions.ids,
+                initial: sessions.readyInitialSession,
                 lifetime: sessions.lifetime, clock: sessions.clock)
         }
         security = SecurityHeaders(configuration)
@@ -55,7 +60,8 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
         let route = Route(request.pathSegments)
         var response = await dispatch(request, to: route)
         security.complete(&response)
-        metrics.recordRequest(route: route.rawValue, status: response.status.code, duration: ContinuousClock.now - started)
+        metrics.recordRequest(
+            route: route.rawValue, status: response.status.code, duration: ContinuousClock.now - started)
         return response
     }
 
@@ -74,7 +80,8 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
     /// thread wrote on every page.
     @inline(never)
     private func recordPage(_ response: borrowing Response, since started: ContinuousClock.Instant) {
-        metrics.recordRequest(route: Route.page.rawValue, status: response.status.code, duration: ContinuousClock.now - started)
+        metrics.recordRequest(
+            route: Route.page.rawValue, status: response.status.code, duration: ContinuousClock.now - started)
     }
 
     /// What a request is for, by its path; the raw value names it in the metrics.
@@ -98,17 +105,24 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
     private func dispatch(_ request: Request, to route: Route) async -> Response {
         switch route {
         case .healthz:
-            guard request.method == .get || request.method == .head else { return composer.errorPage(.methodNotAllowed("GET, HEAD"), topURL: nil) }
+            guard request.method == .get || request.method == .head else {
+                return composer.errorPage(.methodNotAllowed("GET, HEAD"), topURL: nil)
+            }
             return .text("ok")
         case .metrics:
-            guard request.method == .get || request.method == .head else { return composer.errorPage(.methodNotAllowed("GET, HEAD"), topURL: nil) }
+            guard request.method == .get || request.method == .head else {
+                return composer.errorPage(.methodNotAllowed("GET, HEAD"), topURL: nil)
+            }
             if let live = try? await sessions.store.liveCount(now: sessions.clock()) { metrics.setLiveSessions(live) }
-            return Response(status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: metrics.text)
+            return Response(
+                status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: metrics.text)
         case .public:
             // The app's own file first; FlowServer's default of that name otherwise.
             if let staticFiles {
                 let response = await staticFiles.respond(to: request)
-                guard response.status == .notFound, FlowWebDefaults.publicResponder.serves(request) else { return response }
+                guard response.status == .notFound, FlowWebDefaults.publicResponder.serves(request) else {
+                    return response
+                }
             }
             return await FlowWebDefaults.publicResponder.respond(to: request)
         case .api:
@@ -125,7 +139,10 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
     }
 
     public func response(for rejection: RequestRejection) -> Response {
-        composer.errorPage(WebError(rejection.status, rejection.status == .contentTooLarge ? "Content too large" : "Bad request", rejection.message), topURL: nil)
+        composer.errorPage(
+            WebError(
+                rejection.status, rejection.status == .contentTooLarge ? "Content too large" : "Bad request",
+                rejection.message), topURL: nil)
     }
 
     // MARK: Sessions
@@ -148,7 +165,8 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
 
     func sessionCookie(_ id: String) -> String {
         SetCookie(
-            name: configuration.sessionCookieName, value: id, path: "/", maxAge: configuration.sessionTTL, httpOnly: true,
+            name: configuration.sessionCookieName, value: id, path: "/", maxAge: configuration.sessionTTL,
+            httpOnly: true,
             secure: configuration.secureCookies, sameSite: .lax
         ).headerValue
     }
@@ -157,7 +175,9 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
     /// a redirect: an error answer (`404`, `429`) gives a visitor no session.
     func finish(_ response: Response, setCookieFor session: LoadedSession?, _ setCookie: Bool) -> Response {
         var response = response
-        if setCookie, response.status.code < 400, let session { response.headers.add("Set-Cookie", sessionCookie(session.record.id)) }
+        if setCookie, response.status.code < 400, let session {
+            response.headers.add("Set-Cookie", sessionCookie(session.record.id))
+        }
         return response
     }
 
@@ -171,10 +191,14 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
     func logNavigation(_ session: LoadedSession, _ entry: PendingEntry<Step>) {
         metrics.recordNavigation(entry.navigation.outcome)
         var step = "-"
-        if case .step(let value, _) = entry.navigation.trigger { step = (try? WireStep(value))?.canonical ?? "\(value)" }
-        logger.info("navigation", metadata: [
-            "session": "\(session.record.id.prefix(8))", "source": "\(entry.source.rawValue)", "step": "\(step)",
-            "outcome": "\(entry.navigation.outcome.rawValue)", "top": "\(entry.navigation.topURL)",
-        ])
+        if case .step(let value, _) = entry.navigation.trigger {
+            step = (try? WireStep(value))?.canonical ?? "\(value)"
+        }
+        logger.info(
+            "navigation",
+            metadata: [
+                "session": "\(session.record.id.prefix(8))", "source": "\(entry.source.rawValue)", "step": "\(step)",
+                "outcome": "\(entry.navigation.outcome.rawValue)", "top": "\(entry.navigation.topURL)",
+            ])
     }
 }

@@ -27,9 +27,15 @@ struct SecurityHeaders: Sendable {
     /// Adds to `response` (not a page) the headers it lacks: `nosniff`, the referrer policy and,
     /// with secure cookies, transport security.
     func complete(_ response: inout Response) {
-        guard response.headers["X-Content-Type-Options"] == nil || response.headers["Referrer-Policy"] == nil else { return }
-        if response.headers["X-Content-Type-Options"] == nil { response.headers.add("X-Content-Type-Options", "nosniff") }
-        if response.headers["Referrer-Policy"] == nil { response.headers.add("Referrer-Policy", "strict-origin-when-cross-origin") }
+        guard response.headers["X-Content-Type-Options"] == nil || response.headers["Referrer-Policy"] == nil else {
+            return
+        }
+        if response.headers["X-Content-Type-Options"] == nil {
+            response.headers.add("X-Content-Type-Options", "nosniff")
+        }
+        if response.headers["Referrer-Policy"] == nil {
+            response.headers.add("Referrer-Policy", "strict-origin-when-cross-origin")
+        }
         if transportSecurity { response.headers.add("Strict-Transport-Security", "max-age=31536000") }
     }
 

@@ -43,8 +43,10 @@ public struct WebConfiguration: Sendable {
     /// reaches (60 a minute, bursts of 120).
     public init(
         sessionTTL: Int = 86_400, secureCookies: Bool = false, publicDirectory: String? = nil, maxFields: Int = 1000,
-        sessionSecret: [UInt8]? = nil, newSessionsPerMinute: Int = 60, newSessionBurst: Int = 120, trustedProxies: Set<String> = [],
-        eventStreamsPerSession: Int = 16, eventStreams: Int = 1000, contentSecurityPolicy: String = WebConfiguration.defaultContentSecurityPolicy
+        sessionSecret: [UInt8]? = nil, newSessionsPerMinute: Int = 60, newSessionBurst: Int = 120,
+        trustedProxies: Set<String> = [],
+        eventStreamsPerSession: Int = 16, eventStreams: Int = 1000,
+        contentSecurityPolicy: String = WebConfiguration.defaultContentSecurityPolicy
     ) {
         self.sessionTTL = sessionTTL
         self.secureCookies = secureCookies

@@ -23,7 +23,9 @@ public struct WebError: Error, Sendable, CustomStringConvertible {
     static func forbidden(_ detail: String) -> Self { Self(.forbidden, "Forbidden", detail) }
     static func notFound(_ detail: String) -> Self { Self(.notFound, "Not found", detail) }
     static func contentTooLarge(_ detail: String) -> Self { Self(.contentTooLarge, "Content too large", detail) }
-    static func unsupportedMediaType(_ detail: String) -> Self { Self(.unsupportedMediaType, "Unsupported media type", detail) }
+    static func unsupportedMediaType(_ detail: String) -> Self {
+        Self(.unsupportedMediaType, "Unsupported media type", detail)
+    }
     static func unauthorized(_ detail: String) -> Self { Self(HTTPStatus(401), "Unauthorized", detail) }
     static func methodNotAllowed(_ allow: String) -> Self {
         Self(.methodNotAllowed, "Method not allowed", "allowed here: \(allow)", headers: ["Allow": allow])
@@ -61,7 +63,10 @@ public struct WebError: Error, Sendable, CustomStringConvertible {
             case "\"": result += "\\\""
             case "\\": result += "\\\\"
             case "\n": result += "\\n"
-            case _ where scalar.value < 0x20: result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+            case _ where scalar.value < 0x20:
+                result +=
+                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                    + String(scalar.value, radix: 16)
             default: result.unicodeScalars.append(scalar)
             }
         }

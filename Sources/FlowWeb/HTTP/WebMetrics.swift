@@ -10,7 +10,8 @@ public final class WebMetrics: Sendable {
     /// batches (see ``recordPendingRequests()``); `GET /metrics` always shows them all.
     public let registry: PrometheusCollectorRegistry
     private let buckets: [Duration] = [
-        .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5),
+        .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2),
+        .milliseconds(5),
         .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1),
     ]
 
@@ -60,11 +61,16 @@ public final class WebMetrics: Sendable {
             if let cached = handles[key] { return cached }
             let made = (
                 counter: registry.makeCounter(
-                    descriptor: MetricNameDescriptor(namespace: "flowserver", metricName: "http_requests", unitName: "total", helpText: "HTTP requests by route and status"),
+                    descriptor: MetricNameDescriptor(
+                        namespace: "flowserver", metricName: "http_requests", unitName: "total",
+                        helpText: "HTTP requests by route and status"),
                     labels: [("route", key.route), ("status", String(key.status))]),
                 histogram: registry.makeDurationHistogram(
-                    descriptor: MetricNameDescriptor(namespace: "flowserver", metricName: "http_request_duration", unitName: "seconds", helpText: "Time to answer, by route"),
-                    labels: [("route", key.route)], buckets: buckets))
+                    descriptor: MetricNameDescriptor(
+                        namespace: "flowserver", metricName: "http_request_duration", unitName: "seconds",
+                        helpText: "Time to answer, by route"),
+                    labels: [("route", key.route)], buckets: buckets)
+            )
             handles[key] = made
             return made
         }
@@ -72,26 +78,34 @@ public final class WebMetrics: Sendable {
 
     func recordNavigation(_ outcome: NavigationOutcome) {
         registry.makeCounter(
-            descriptor: MetricNameDescriptor(namespace: "flowserver", metricName: "navigations", unitName: "total", helpText: "Navigations by outcome"),
+            descriptor: MetricNameDescriptor(
+                namespace: "flowserver", metricName: "navigations", unitName: "total",
+                helpText: "Navigations by outcome"),
             labels: [("outcome", outcome.rawValue)]
         ).increment()
     }
 
     func recordCommitConflict() {
         registry.makeCounter(
-            descriptor: MetricNameDescriptor(namespace: "flowserver", metricName: "commit_conflicts", unitName: "total", helpText: "Commits that lost to another writer of the session and were applied again")
+            descriptor: MetricNameDescriptor(
+                namespace: "flowserver", metricName: "commit_conflicts", unitName: "total",
+                helpText: "Commits that lost to another writer of the session and were applied again")
         ).increment()
     }
 
     func recordRateLimited() {
         registry.makeCounter(
-            descriptor: MetricNameDescriptor(namespace: "flowserver", metricName: "new_sessions_refused", unitName: "total", helpText: "New sessions not stored because their client address went over its rate (answered 429)")
+            descriptor: MetricNameDescriptor(
+                namespace: "flowserver", metricName: "new_sessions_refused", unitName: "total",
+                helpText: "New sessions not stored because their client address went over its rate (answered 429)")
         ).increment()
     }
 
     func setLiveSessions(_ count: Int) {
         registry.makeGauge(
-            descriptor: MetricNameDescriptor(namespace: "flowserver", metricName: "sessions", unitName: "live", helpText: "Sessions that have not expired")
+            descriptor: MetricNameDescriptor(
+                namespace: "flowserver", metricName: "sessions", unitName: "live",
+                helpText: "Sessions that have not expired")
         ).set(Double(count))
     }
 

@@ -39,7 +39,9 @@ final class SessionEvents: Sendable {
         let stream = ResponseStream(bufferLimit: 64 << 10)
         let key = ObjectIdentifier(stream)
         let admitted = state.withLock { state in
-            guard state.total < limits.total, state.streams[id, default: [:]].count < limits.perSession else { return false }
+            guard state.total < limits.total, state.streams[id, default: [:]].count < limits.perSession else {
+                return false
+            }
             state.streams[id, default: [:]][key] = stream
             state.versions[id] = max(state.versions[id] ?? 0, version)
             state.total += 1

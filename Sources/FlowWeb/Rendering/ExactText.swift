@@ -51,7 +51,9 @@ enum ExactText {
 
         @inline(__always)
         private mutating func append(bytes: UnsafeBufferPointer<UInt8>) {
-            if let target, let source = bytes.baseAddress { (target + count).initialize(from: source, count: bytes.count) }
+            if let target, let source = bytes.baseAddress {
+                (target + count).initialize(from: source, count: bytes.count)
+            }
             count += bytes.count
         }
     }

@@ -72,14 +72,17 @@ final class PageChrome: Sendable {
     }
 
     /// The tab bar of the nearest tabs flow above the page, or `null`.
-    private static func tabBar(in ancestry: [(flow: FlowNode, via: Attachment)], of tree: NavigationTree, app: WebAppPages) -> TemplateValue {
+    private static func tabBar(
+        in ancestry: [(flow: FlowNode, via: Attachment)], of tree: NavigationTree, app: WebAppPages
+    ) -> TemplateValue {
         guard let tabsFlow = ancestry.last(where: { $0.flow.container == .tabs })?.flow else { return .null }
         var tabs: [TemplateValue] = []
         tabs.reserveCapacity(tabsFlow.children.count)
         for (index, child) in tabsFlow.children.enumerated() {
             guard case .flow(let tab) = child, let visible = tab.containerTopPage else { continue }
             var fields = TemplateObject(capacity: 3)
-            fields.append("title", .string(app.tabTitle?(tab, tree) ?? firstPageTitle(of: tab, app: app) ?? tab.flow.name))
+            fields.append(
+                "title", .string(app.tabTitle?(tab, tree) ?? firstPageTitle(of: tab, app: app) ?? tab.flow.name))
             fields.append("url", .string(visible.url))
             fields.append("selected", .bool(index == tabsFlow.selected))
             tabs.append(.object(fields))

@@ -59,7 +59,8 @@ final class PageComposer: Sendable {
     /// The HTML of the session's top page, around it `chrome`, the chrome of the session's tree
     /// (made from the tree when not given).
     func render(
-        _ session: LoadedSession, notice: String?, status: HTTPStatus = .ok, form: FormState? = nil, chrome given: PageChrome? = nil
+        _ session: LoadedSession, notice: String?, status: HTTPStatus = .ok, form: FormState? = nil,
+        chrome given: PageChrome? = nil
     ) throws(WebError) -> Response {
         let chrome: PageChrome
         if let given { chrome = given } else { chrome = try self.chrome(of: session) }
@@ -84,7 +85,9 @@ final class PageComposer: Sendable {
         context.append("csrf", .string(session.record.csrfToken))
         context.append("version", .int(session.record.version))
         let html: [UInt8]
-        do { html = try templates.render("layout", context: .object(context)) } catch { throw .internalError("the layout cannot render: \(error)") }
+        do { html = try templates.render("layout", context: .object(context)) } catch {
+            throw .internalError("the layout cannot render: \(error)")
+        }
         return Response(
             status: status, headers: copies.htmlPageHeaders, body: html)
     }
@@ -95,16 +98,22 @@ final class PageComposer: Sendable {
     }
 
     /// A page's fragment, with the fragments of the flows embedded in it appended.
-    private func fragment(_ page: PageNode, _ session: LoadedSession, form: FormState? = nil) throws(WebError) -> String {
-        guard let renderer = app.renderer(for: page.page) else { throw .internalError("page \(page.page.name) has no renderer") }
+    private func fragment(_ page: PageNode, _ session: LoadedSession, form: FormState? = nil) throws(WebError) -> String
+    {
+        guard let renderer = app.renderer(for: page.page) else {
+            throw .internalError("page \(page.page.name) has no renderer")
+        }
         let context = PageContext(
-            services: threadCopies.current.services.reading(session.tree.appData), node: page.id, renderID: RenderID.next(),
+            services: threadCopies.current.services.reading(session.tree.appData), node: page.id,
+            renderID: RenderID.next(),
             csrfToken: session.record.csrfToken)
         do {
             var model = try renderer.model(page.page.base, context)
             var embedded: [TemplateValue] = []
             for flow in page.embedded {
-                if let inner = flow.topPage { embedded.append(["html": .string(try fragment(inner, session)), "flow": .string(flow.flow.name)]) }
+                if let inner = flow.topPage {
+                    embedded.append(["html": .string(try fragment(inner, session)), "flow": .string(flow.flow.name)])
+                }
             }
             if case .object(var object) = model {
                 model = .null  // so that `object` is the only reference and grows in place
@@ -154,11 +163,15 @@ final class PageComposer: Sendable {
     /// The error's content: the `error` template (FlowWeb's default or the app's), or plain
     /// HTML when it cannot render.
     private func errorFragment(_ error: WebError, topURL: String?) -> String {
-        let back: TemplateValue = ["url": .string(topURL ?? "/"), "label": .string(topURL == nil ? "Home" : "Back to where you were")]
+        let back: TemplateValue = [
+            "url": .string(topURL ?? "/"), "label": .string(topURL == nil ? "Home" : "Back to where you were"),
+        ]
         let context: TemplateValue = ["title": .string(error.title), "detail": .string(error.detail), "back": back]
         if let html = try? templates.renderText("error", context: context) { return html }
-        let link = "<p><a href=\"\(Self.escape(topURL ?? "/"))\">\(topURL == nil ? "Home" : "Back to where you were")</a></p>"
-        return "<section class=\"error-page\"><h1>\(Self.escape(error.title))</h1><p>\(Self.escape(error.detail))</p>\(link)</section>"
+        let link =
+            "<p><a href=\"\(Self.escape(topURL ?? "/"))\">\(topURL == nil ? "Home" : "Back to where you were")</a></p>"
+        return
+            "<section class=\"error-page\"><h1>\(Self.escape(error.title))</h1><p>\(Self.escape(error.detail))</p>\(link)</section>"
     }
 
     static func escape(_ text: String) -> String {

@@ -39,7 +39,9 @@ final class DecodedSessionCache: Sendable {
 
     /// The decoded session `id` at `version`: the cached copy, or made by `decode` (from the
     /// stored record) and kept.
-    func decoded<Failure: Error>(_ id: String, version: Int, decode: () throws(Failure) -> Decoded) throws(Failure) -> Decoded {
+    func decoded<Failure: Error>(_ id: String, version: Int, decode: () throws(Failure) -> Decoded) throws(Failure)
+        -> Decoded
+    {
         guard capacity > 0 else { return try decode() }
         if let shared = cached(id, version: version) { return shared }
         let made = try decode()
@@ -50,7 +52,9 @@ final class DecodedSessionCache: Sendable {
     /// The session `record` holds, its tree from this cache (decoded by `decoder` and kept when
     /// it is not cached).
     func session(from record: SessionRecord, decoder: StoredSessionDecoder) throws(WebError) -> LoadedSession {
-        let decoded = try decoded(record.id, version: record.version) { () throws(WebError) in try decoder.decode(record) }
+        let decoded = try decoded(record.id, version: record.version) { () throws(WebError) in
+            try decoder.decode(record)
+        }
         return LoadedSession(record: record, tree: decoded.tree, extra: decoded.extra)
     }
 

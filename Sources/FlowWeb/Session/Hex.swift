@@ -6,7 +6,9 @@ enum Hex {
     static func string(of word: UInt64) -> String {
         String(unsafeUninitializedCapacity: 16) { text in
             digits.withUTF8Buffer { digits in
-                for index in 0..<16 { text[index] = digits[Int(truncatingIfNeeded: word >> UInt64(60 - index * 4)) & 0xf] }
+                for index in 0..<16 {
+                    text[index] = digits[Int(truncatingIfNeeded: word >> UInt64(60 - index * 4)) & 0xf]
+                }
             }
             return 16
         }

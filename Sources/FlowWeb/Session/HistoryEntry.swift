@@ -69,7 +69,9 @@ public struct HistoryEntry: Codable, Sendable, Hashable {
         try container.encode(version, forKey: .version)
     }
 
-    private func encodeOrNull<T: Encodable>(_ value: T?, _ key: CodingKeys, _ container: inout KeyedEncodingContainer<CodingKeys>) throws {
+    private func encodeOrNull<T: Encodable>(
+        _ value: T?, _ key: CodingKeys, _ container: inout KeyedEncodingContainer<CodingKeys>
+    ) throws {
         if let value { try container.encode(value, forKey: key) } else { try container.encodeNil(forKey: key) }
     }
 }

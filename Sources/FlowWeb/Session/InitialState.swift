@@ -40,7 +40,8 @@ final class InitialState<Step: FlowStep>: Sendable {
         let value: Value
         do {
             value = Value(
-                tree: started.tree, treeBytes: try started.tree.jsonBytes(), appDataBytes: try started.tree.appDataJSON(), start: start,
+                tree: started.tree, treeBytes: try started.tree.jsonBytes(),
+                appDataBytes: try started.tree.appDataJSON(), start: start,
                 startRecord: try start.encoded())
         } catch {
             throw .internalError("cannot encode the app's initial state: \(error)")

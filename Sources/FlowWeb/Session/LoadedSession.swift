@@ -43,7 +43,9 @@ struct SessionExtra: Codable, Sendable {
     mutating func remember(_ submission: Submission) {
         changed = true
         submissions.append(submission)
-        if submissions.count > Self.submissionLimit { submissions.removeFirst(submissions.count - Self.submissionLimit) }
+        if submissions.count > Self.submissionLimit {
+            submissions.removeFirst(submissions.count - Self.submissionLimit)
+        }
     }
 
     func location(render: String, step: String) -> String? {

@@ -45,9 +45,14 @@ final class SessionService<Step: FlowStep>: Sendable {
     /// How often the versions of streamed sessions are read from a shared store.
     static var remoteChangeInterval: Duration { .milliseconds(500) }
 
-    init(app: WebApp<Step>, store: any SessionStore, ttlSeconds: Int, secret: [UInt8], creationLimit: SessionCreationLimit? = nil,
-         events: SessionEvents = SessionEvents(limits: .init(perSession: 16, total: 1000)), observers: [any NavigationObserver<Step>],
-         metrics: WebMetrics? = nil, logger: Logger = Logger(label: "FlowWeb"), clock: @escaping @Sendable () -> Int64 = SessionClock.nowMilliseconds) {
+    init(
+        app: WebApp<Step>, store: any SessionStore, ttlSeconds: Int, secret: [UInt8],
+        creationLimit: SessionCreationLimit? = nil,
+        events: SessionEvents = SessionEvents(limits: .init(perSession: 16, total: 1000)),
+        observers: [any NavigationObserver<Step>],
+        metrics: WebMetrics? = nil, logger: Logger = Logger(label: "FlowWeb"),
+        clock: @escaping @Sendable () -> Int64 = SessionClock.nowMilliseconds
+    ) {
         self.metrics = metrics
         storeHealth = StoreHealthLog(logger: logger)
         self.app = app
@@ -107,7 +112,8 @@ final class SessionService<Step: FlowStep>: Sendable {
             return try decoded.session(from: record, decoder: decoder)
         }
         guard case .signed(let mintedAt) = ids.check(id), mintedAt + lifetime.ttl > now else { return nil }
-        return try await initial.value().session(id: id, mintedAt: mintedAt, csrfToken: ids.csrfToken(for: id), lifetime: lifetime)
+        return try await initial.value().session(
+            id: id, mintedAt: mintedAt, csrfToken: ids.csrfToken(for: id), lifetime: lifetime)
     }
 
     /// The session `id` for a request that uses it: like ``load(_:)``, and when the session was
@@ -123,9 +129,9 @@ final class SessionService<Step: FlowStep>: Sendable {
             return try await update(session) { [self] current async throws(WebError) in
                 Change(result: (), save: current.isStored && isDueForRenewal(current.record))
             }.1
-        } catch where error.status == .notFound {
+        } catch  where error.status == .notFound {
             return nil  // purged or deleted since it was loaded
-        } catch where error.status == .serviceUnavailable {
+        } catch  where error.status == .serviceUnavailable {
             return session  // the store cannot write now: serve what it read; a later use renews
         }
     }
@@ -153,8 +159,11 @@ final class SessionService<Step: FlowStep>: Sendable {
         session.client = client
         try admit(session)
         let initial = try await initial.value()
-        try await usingStore { () async throws(StoreError) in try await store.create(session.record, entries: [initial.startRecord]) }
-        decoded.store(session.record.id, version: session.record.version, .init(tree: initial.tree, extra: SessionExtra()))
+        try await usingStore { () async throws(StoreError) in
+            try await store.create(session.record, entries: [initial.startRecord])
+        }
+        decoded.store(
+            session.record.id, version: session.record.version, .init(tree: initial.tree, extra: SessionExtra()))
         session.isStored = true
         return session
     }
@@ -172,14 +181,21 @@ final class SessionService<Step: FlowStep>: Sendable {
     /// - Throws: ``WebError`` `404` when the session is gone, `429` when its client stored too
     ///   many new sessions lately, `503` when the store fails.
     func update<Result: Sendable>(
-        _ known: LoadedSession, _ body: @escaping @Sendable (inout LoadedSession) async throws(WebError) -> Change<Result>
+        _ known: LoadedSession,
+        _ body: @escaping @Sendable (inout LoadedSession) async throws(WebError) -> Change<Result>
     ) async throws(WebError) -> (Result, LoadedSession) {
         let id = known.record.id
         do {
             return try await locks.withLock(id) { () async throws -> (Result, LoadedSession) in
                 let current: LoadedSession?
-                if known.isStored, self.decoded.version(of: id) == known.record.version { current = known } else { current = try await self.load(id) }
-                guard var session = current else { throw WebError.notFound("this session does not exist or has expired") }
+                if known.isStored, self.decoded.version(of: id) == known.record.version {
+                    current = known
+                } else {
+                    current = try await self.load(id)
+                }
+                guard var session = current else {
+                    throw WebError.notFound("this session does not exist or has expired")
+                }
                 session.client = known.client
                 let appData = session.tree.appData
                 let change = try await body(&session)
@@ -187,7 +203,8 @@ final class SessionService<Step: FlowStep>: Sendable {
                 do {
                     let prepared = try self.prepare(session, entries: change.entries, appDataBefore: appData)
                     if session.isStored {
-                        try await self.store.commit(prepared.record, expectedVersion: session.record.version, entries: prepared.history)
+                        try await self.store.commit(
+                            prepared.record, expectedVersion: session.record.version, entries: prepared.history)
                     } else {
                         try self.admit(session)
                         let start = try await self.initial.value().startRecord
@@ -211,7 +228,9 @@ final class SessionService<Step: FlowStep>: Sendable {
 
     /// Takes a token from the rate of new sessions of `session`'s client, or throws `429`.
     private func admit(_ session: LoadedSession) throws(WebError) {
-        guard let creationLimit, let client = session.client, let wait = creationLimit.take(client, now: clock()) else { return }
+        guard let creationLimit, let client = session.client, let wait = creationLimit.take(client, now: clock()) else {
+            return
+        }
         metrics?.recordRateLimited()
         throw .tooManyRequests(
             "This address has started more than \(creationLimit.perMinute) sessions a minute lately. Try again in \(wait) s.",
@@ -223,17 +242,22 @@ final class SessionService<Step: FlowStep>: Sendable {
         _ id: String, _ body: @escaping @Sendable (inout LoadedSession) async throws(WebError) -> Change<Result>
     ) async throws -> (Result, LoadedSession) {
         let now = clock()
-        let outcome = try await store.exclusiveUpdate(id) { record -> ExclusiveChange<Swift.Result<(Result, LoadedSession, Prepared?), WebError>> in
+        let outcome = try await store.exclusiveUpdate(id) {
+            record -> ExclusiveChange<Swift.Result<(Result, LoadedSession, Prepared?), WebError>> in
             guard let record, !record.isDeleted, record.expiresAt > now else {
-                return ExclusiveChange(commit: nil, outcome: .failure(.notFound("this session does not exist or has expired")))
+                return ExclusiveChange(
+                    commit: nil, outcome: .failure(.notFound("this session does not exist or has expired")))
             }
             do throws(WebError) {
                 var session = try self.decoded.session(from: record, decoder: self.decoder)
                 let appData = session.tree.appData
                 let change = try await body(&session)
-                guard change.commits else { return ExclusiveChange(commit: nil, outcome: .success((change.result, session, nil))) }
+                guard change.commits else {
+                    return ExclusiveChange(commit: nil, outcome: .success((change.result, session, nil)))
+                }
                 let prepared = try self.prepare(session, entries: change.entries, appDataBefore: appData)
-                return ExclusiveChange(commit: (prepared.record, prepared.history), outcome: .success((change.result, session, prepared)))
+                return ExclusiveChange(
+                    commit: (prepared.record, prepared.history), outcome: .success((change.result, session, prepared)))
             } catch {
                 return ExclusiveChange(commit: nil, outcome: .failure(error))
             }
@@ -251,7 +275,9 @@ final class SessionService<Step: FlowStep>: Sendable {
         }
         let session = session.record
         let records: [HistoryRecord]
-        records = try await usingStore { () async throws(StoreError) in try await store.history(session.id, after: after, limit: limit) }
+        records = try await usingStore { () async throws(StoreError) in
+            try await store.history(session.id, after: after, limit: limit)
+        }
         var entries: [HistoryEntry] = []
         for record in records {
             do {
@@ -277,7 +303,9 @@ final class SessionService<Step: FlowStep>: Sendable {
         if !session.isStored { try admit(session) }
         try await usingStore { () async throws(StoreError) in
             if session.isStored { try await store.delete(id) }
-            do throws(StoreError) { try await store.create(marker, entries: []) } catch { if !error.isDuplicate { throw error } }
+            do throws(StoreError) { try await store.create(marker, entries: []) } catch {
+                if !error.isDuplicate { throw error }
+            }
         }
     }
 
@@ -290,7 +318,9 @@ final class SessionService<Step: FlowStep>: Sendable {
 
     /// `appDataBefore` is the app data `session.record` holds the bytes of: unchanged, they are
     /// kept rather than encoded again (most steps change only the tree).
-    private func prepare(_ session: LoadedSession, entries pending: [PendingEntry<Step>], appDataBefore: AnyAppData) throws(WebError) -> Prepared {
+    private func prepare(_ session: LoadedSession, entries pending: [PendingEntry<Step>], appDataBefore: AnyAppData)
+        throws(WebError) -> Prepared
+    {
         let now = clock()
         var record = session.record
         record.version += 1
@@ -299,7 +329,8 @@ final class SessionService<Step: FlowStep>: Sendable {
         for entry in pending {
             record.lastSeq += 1
             let entry = StoredEntry(
-                seq: record.lastSeq, at: now, source: entry.source, url: entry.url, version: record.version, navigation: entry.navigation)
+                seq: record.lastSeq, at: now, source: entry.source, url: entry.url, version: record.version,
+                navigation: entry.navigation)
             stored.append(entry)
             history.append(try encoded(entry))
         }
@@ -323,9 +354,12 @@ final class SessionService<Step: FlowStep>: Sendable {
         session.record = prepared.record
         session.committed = prepared.entries.map { $0.entry(sessionCreatedAt: prepared.record.createdAt) }
         session.extra.changed = false
-        decoded.store(prepared.record.id, version: prepared.record.version, .init(tree: session.tree, extra: session.extra))
+        decoded.store(
+            prepared.record.id, version: prepared.record.version, .init(tree: session.tree, extra: session.extra))
         if let top = session.tree.top {
-            events.publish(prepared.record.id, version: prepared.record.version, top: PageReference(node: top.id.rawValue, url: top.url))
+            events.publish(
+                prepared.record.id, version: prepared.record.version,
+                top: PageReference(node: top.id.rawValue, url: top.url))
         }
         return session
     }

@@ -37,7 +37,10 @@ final class StoreHealthLog: Sendable {
 
     /// Notes a request the store failed at `now`, for `reason`.
     func failed(_ reason: String, at now: ContinuousClock.Instant = .now) {
-        enum Line { case started, reminder(Int, Duration) }
+        enum Line {
+            case started
+            case reminder(Int, Duration)
+        }
         let line: Line? = outage.withLock { outage in
             guard var current = outage else {
                 outage = Outage(since: now, lastReminder: now, lastFailure: now, failures: 1, reason: reason)
@@ -54,9 +57,13 @@ final class StoreHealthLog: Sendable {
         }
         switch line {
         case .started:
-            report(.error, "the session store fails; requests that need it are answered 503 until it works again: \(reason)")
+            report(
+                .error,
+                "the session store fails; requests that need it are answered 503 until it works again: \(reason)")
         case .reminder(let failures, let duration):
-            report(.error, "the session store still fails after \(duration): \(failures) requests answered 503 so far: \(reason)")
+            report(
+                .error,
+                "the session store still fails after \(duration): \(failures) requests answered 503 so far: \(reason)")
         case nil:
             break
         }
@@ -73,6 +80,9 @@ final class StoreHealthLog: Sendable {
             return current
         }
         guard let ended else { return }
-        report(.notice, "the session store works again after \(ended.lastFailure - ended.since) of failures (\(ended.failures) requests answered 503)")
+        report(
+            .notice,
+            "the session store works again after \(ended.lastFailure - ended.since) of failures (\(ended.failures) requests answered 503)"
+        )
     }
 }

@@ -41,13 +41,15 @@ struct StoredEntry<Step: FlowStep> {
         } else {
             let legacy = try CompactJSONDecoder().decode(Legacy.self, from: record.entry)
             self.init(
-                seq: legacy.seq, at: legacy.at, source: legacy.source, url: legacy.url, version: legacy.version, navigation: legacy.navigation)
+                seq: legacy.seq, at: legacy.at, source: legacy.source, url: legacy.url, version: legacy.version,
+                navigation: legacy.navigation)
         }
     }
 
     /// The stored form.
     func encoded() throws -> HistoryRecord {
-        let stored = Positional(at: at, source: source, url: url, version: version, navigation: StoredNavigation(navigation))
+        let stored = Positional(
+            at: at, source: source, url: url, version: version, navigation: StoredNavigation(navigation))
         return HistoryRecord(seq: seq, entry: try CompactJSONEncoder().encode(stored))
     }
 
@@ -61,8 +63,10 @@ struct StoredEntry<Step: FlowStep> {
         }
         return HistoryEntry(
             seq: seq, at: Self.timestamp(at ?? createdAt), source: source, step: step,
-            adaptedStep: navigation.adaptedStep.flatMap { try? WireStep($0) }, from: from, url: url, outcome: navigation.outcome,
-            actions: navigation.actions, top: .init(node: navigation.top.rawValue, url: navigation.topURL), version: version)
+            adaptedStep: navigation.adaptedStep.flatMap { try? WireStep($0) }, from: from, url: url,
+            outcome: navigation.outcome,
+            actions: navigation.actions, top: .init(node: navigation.top.rawValue, url: navigation.topURL),
+            version: version)
     }
 
     /// `milliseconds` since 1970 as the API shows times (ISO 8601, UTC, seconds).
@@ -130,7 +134,8 @@ struct StoredEntry<Step: FlowStep> {
                 version = try container.decode(Int.self, forKey: .version)
             }
             guard let date = try? Date(time, strategy: .iso8601) else {
-                throw DecodingError.dataCorruptedError(forKey: .at, in: container, debugDescription: "\"\(time)\" is not an ISO 8601 time")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .at, in: container, debugDescription: "\"\(time)\" is not an ISO 8601 time")
             }
             at = Int64((date.timeIntervalSince1970 * 1000).rounded())
         }

@@ -23,7 +23,8 @@ struct StoredNavigation<Step: FlowStep>: Codable {
         let topURL = try fields.decode(String.self)
         let adaptedStep = fields.isAtEnd ? nil : try fields.decode(Step.self)
         navigation = Navigation(
-            trigger: trigger, outcome: outcome, adaptedStep: adaptedStep, actions: actions, steps: steps, top: top, topURL: topURL)
+            trigger: trigger, outcome: outcome, adaptedStep: adaptedStep, actions: actions, steps: steps, top: top,
+            topURL: topURL)
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -81,7 +82,10 @@ private struct StoredTrigger<Step: FlowStep>: Codable {
     }
 
     private static func unknown(_ kind: String, _ decoder: any Decoder) -> DecodingError {
-        .dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown navigation trigger \"\(kind)\" (expected start, step or visit)"))
+        .dataCorrupted(
+            .init(
+                codingPath: decoder.codingPath,
+                debugDescription: "unknown navigation trigger \"\(kind)\" (expected start, step or visit)"))
     }
 }
 

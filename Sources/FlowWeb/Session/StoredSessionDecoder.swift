@@ -10,7 +10,9 @@ struct StoredSessionDecoder: Sendable {
     func decode(_ record: SessionRecord) throws(WebError) -> DecodedSessionCache.Decoded {
         do {
             let tree = try NavigationTree(json: record.tree, appData: record.appData, registry: registry)
-            let extra = record.extra.isEmpty ? SessionExtra() : try CompactJSONDecoder().decode(SessionExtra.self, from: record.extra)
+            let extra =
+                record.extra.isEmpty
+                ? SessionExtra() : try CompactJSONDecoder().decode(SessionExtra.self, from: record.extra)
             return DecodedSessionCache.Decoded(tree: tree, extra: extra)
         } catch {
             throw .internalError("session \(record.id.prefix(8))… cannot be read back: \(error)")

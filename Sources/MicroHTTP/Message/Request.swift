@@ -94,10 +94,13 @@ struct RequestTarget {
     init(parsing target: String) throws(HTTPParseError) {
         var text = Substring(target)
         // Origin-form (`/path`), what nearly every request uses, skips the absolute-form check.
-        if text.utf8.first != UInt8(ascii: "/"), let scheme = ["http://", "https://"].first(where: { text.lowercased().hasPrefix($0) }) {
+        if text.utf8.first != UInt8(ascii: "/"),
+            let scheme = ["http://", "https://"].first(where: { text.lowercased().hasPrefix($0) })
+        {
             // absolute-form (RFC 9112 §3.2.2): drop scheme and authority.
             let afterAuthority = text.dropFirst(scheme.count)
-            text = afterAuthority.firstIndex(where: { $0 == "/" || $0 == "?" })
+            text =
+                afterAuthority.firstIndex(where: { $0 == "/" || $0 == "?" })
                 .map { afterAuthority[$0...] } ?? "/"
             if text.first == "?" { text = "/" + text }
         }
@@ -109,7 +112,9 @@ struct RequestTarget {
             let question = bytes[..<end].firstIndex(of: UInt8(ascii: "?"))
             let pathEnd = question ?? end
             let rawPath = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<pathEnd]), as: UTF8.self)
-            let rawQuery = question.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[($0 + 1)..<end]), as: UTF8.self) }
+            let rawQuery = question.map {
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[($0 + 1)..<end]), as: UTF8.self)
+            }
             // The segments between the slashes after the first: `/` has none, `/a/` has `a` and ``.
             var segments: [String] = []
             guard pathEnd > 1 else { return (rawPath, rawQuery, segments) }
@@ -119,7 +124,9 @@ struct RequestTarget {
                 var stop = start
                 while stop < pathEnd, bytes[stop] != UInt8(ascii: "/") { stop += 1 }
                 do throws(HTTPParseError) {
-                    segments.append(try PercentDecoding.decode(UnsafeBufferPointer(rebasing: bytes[start..<stop]), plusAsSpace: false, location: "path"))
+                    segments.append(
+                        try PercentDecoding.decode(
+                            UnsafeBufferPointer(rebasing: bytes[start..<stop]), plusAsSpace: false, location: "path"))
                 } catch {
                     failure = HTTPParseError(error.code, in: "path", at: error.offset.map { $0 + start })
                     return nil

@@ -31,7 +31,9 @@ public enum Cookies {
     /// answers `false`. Works on the header's UTF-8 bytes in place: names are tokens and values
     /// cookie-octets, so no character needs more than a byte. A name passed to `body` is never
     /// empty; a value may be.
-    private static func forEachPair(in header: String, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) {
+    private static func forEachPair(
+        in header: String, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool
+    ) {
         var header = header
         header.withUTF8 { bytes in
             guard let base = bytes.baseAddress else { return }
@@ -47,7 +49,9 @@ public enum Cookies {
                 if equals >= 0 {
                     let (nameStart, nameEnd) = trimmed(base, from: start, to: equals)
                     var (valueStart, valueEnd) = trimmed(base, from: equals + 1, to: end)
-                    if valueEnd - valueStart >= 2, base[valueStart] == UInt8(ascii: "\""), base[valueEnd - 1] == UInt8(ascii: "\"") {
+                    if valueEnd - valueStart >= 2, base[valueStart] == UInt8(ascii: "\""),
+                        base[valueEnd - 1] == UInt8(ascii: "\"")
+                    {
                         valueStart += 1
                         valueEnd -= 1
                     }

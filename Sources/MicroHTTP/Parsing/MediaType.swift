@@ -42,8 +42,15 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
                 rest = rest.dropFirst()
                 var closed = false
                 while let character = rest.popFirst() {
-                    if character == "\"" { closed = true; break }
-                    if character == "\\", let escaped = rest.popFirst() { value.append(escaped) } else { value.append(character) }
+                    if character == "\"" {
+                        closed = true
+                        break
+                    }
+                    if character == "\\", let escaped = rest.popFirst() {
+                        value.append(escaped)
+                    } else {
+                        value.append(character)
+                    }
                 }
                 guard closed else { throw HTTPParseError(.invalidMediaType, in: location) }
                 rest = rest.drop { $0 == " " || $0 == "\t" }

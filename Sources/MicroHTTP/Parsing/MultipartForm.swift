@@ -10,8 +10,12 @@ public enum MultipartForm {
     ///
     /// - Throws: ``HTTPParseError`` (`invalidMediaType` for a missing boundary or malformed
     ///   parts, `invalidUTF8`, `tooManyFields`).
-    public static func parse(_ body: [UInt8], boundary: String, maxFields: Int = URLEncodedForm.defaultMaxFields) throws(HTTPParseError) -> [FormField] {
-        guard !boundary.isEmpty, boundary.utf8.count <= 70 else { throw HTTPParseError(.invalidMediaType, in: "multipart boundary") }
+    public static func parse(_ body: [UInt8], boundary: String, maxFields: Int = URLEncodedForm.defaultMaxFields)
+        throws(HTTPParseError) -> [FormField]
+    {
+        guard !boundary.isEmpty, boundary.utf8.count <= 70 else {
+            throw HTTPParseError(.invalidMediaType, in: "multipart boundary")
+        }
         let delimiter = Array("--\(boundary)".utf8)
         var fields: [FormField] = []
         guard var position = find(delimiter, in: body, from: 0) else {
@@ -19,7 +23,10 @@ public enum MultipartForm {
         }
         while true {
             position += delimiter.count
-            if body.count >= position + 2, body[position] == UInt8(ascii: "-"), body[position + 1] == UInt8(ascii: "-") { return fields }
+            if body.count >= position + 2, body[position] == UInt8(ascii: "-"), body[position + 1] == UInt8(ascii: "-")
+            {
+                return fields
+            }
             guard body.count >= position + 2, body[position] == 0x0D, body[position + 1] == 0x0A else {
                 throw HTTPParseError(.invalidMediaType, in: "multipart body", at: position)
             }
@@ -28,8 +35,12 @@ public enum MultipartForm {
                 let next = find(Array("\r\n".utf8) + delimiter, in: body, from: headerEnd + 4)
             else { throw HTTPParseError(.invalidMediaType, in: "multipart part", at: position) }
             let headers = String(decoding: body[position..<headerEnd], as: UTF8.self)
-            guard let name = partName(headers) else { throw HTTPParseError(.invalidMediaType, in: "multipart part without a name", at: position) }
-            guard fields.count < maxFields else { throw HTTPParseError(.tooManyFields, in: "form (limit \(maxFields))") }
+            guard let name = partName(headers) else {
+                throw HTTPParseError(.invalidMediaType, in: "multipart part without a name", at: position)
+            }
+            guard fields.count < maxFields else {
+                throw HTTPParseError(.tooManyFields, in: "form (limit \(maxFields))")
+            }
             guard let value = String(validating: body[(headerEnd + 4)..<next], as: UTF8.self) else {
                 throw HTTPParseError(.invalidUTF8, in: "form field \"\(name)\"")
             }
@@ -41,7 +52,9 @@ public enum MultipartForm {
     /// The `name` parameter of the part's `Content-Disposition: form-data`.
     private static func partName(_ headers: String) -> String? {
         for line in headers.split(separator: "\r\n") {
-            guard let colon = line.firstIndex(of: ":"), line[..<colon].lowercased() == "content-disposition" else { continue }
+            guard let colon = line.firstIndex(of: ":"), line[..<colon].lowercased() == "content-disposition" else {
+                continue
+            }
             for parameter in line[line.index(after: colon)...].split(separator: ";") {
                 let trimmed = parameter.trimmingSpaces()
                 guard trimmed.lowercased().hasPrefix("name=") else { continue }

@@ -9,7 +9,9 @@ public enum PercentDecoding {
         _ text: Bytes, plusAsSpace: Bool, location: @autoclosure () -> String
     ) throws(HTTPParseError) -> String {
         // Most paths and names are plain ASCII with nothing to decode: they need no validation.
-        if !text.contains(where: { $0 == UInt8(ascii: "%") || $0 == 0 || $0 >= 0x80 || (plusAsSpace && $0 == UInt8(ascii: "+")) }) {
+        if !text.contains(where: {
+            $0 == UInt8(ascii: "%") || $0 == 0 || $0 >= 0x80 || (plusAsSpace && $0 == UInt8(ascii: "+"))
+        }) {
             return String(decoding: text, as: UTF8.self)
         }
         var bytes: [UInt8] = []

@@ -40,7 +40,9 @@ public enum URLEncodedForm {
         }
     }
 
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxFields: Int, location: String) throws(HTTPParseError) -> [FormField] {
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxFields: Int, location: String)
+        throws(HTTPParseError) -> [FormField]
+    {
         var fields: [FormField] = []
         var start = 0
         while start < bytes.count {

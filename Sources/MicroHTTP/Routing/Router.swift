@@ -25,9 +25,11 @@ public struct Router: HTTPResponder {
     private var notFound: @Sendable (Request) async -> Response
 
     /// An empty router; `notFound` answers paths that no route matches (plain text by default).
-    public init(notFound: @escaping @Sendable (Request) async -> Response = { request in
-        .text("Not found: \(request.path)", status: .notFound)
-    }) {
+    public init(
+        notFound: @escaping @Sendable (Request) async -> Response = { request in
+            .text("Not found: \(request.path)", status: .notFound)
+        }
+    ) {
         self.notFound = notFound
     }
 
@@ -46,7 +48,8 @@ public struct Router: HTTPResponder {
         for route in routes {
             guard let parameters = route.pattern.match(request.pathSegments) else { continue }
             if route.method == request.method
-                || (request.method == .head && route.method == .get && !hasRoute(.head, for: request)) {
+                || (request.method == .head && route.method == .get && !hasRoute(.head, for: request))
+            {
                 return await route.handler(request, parameters)
             }
             allowed.append(route.method)

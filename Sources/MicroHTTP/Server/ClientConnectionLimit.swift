@@ -22,7 +22,9 @@ struct ClientAddress: Hashable, Sendable {
             withUnsafeMutableBytes(of: &mapped) { raw in
                 raw[10] = 0xFF
                 raw[11] = 0xFF
-                withUnsafeBytes(of: &ip) { raw.baseAddress!.advanced(by: 12).copyMemory(from: $0.baseAddress!, byteCount: 4) }
+                withUnsafeBytes(of: &ip) {
+                    raw.baseAddress!.advanced(by: 12).copyMemory(from: $0.baseAddress!, byteCount: 4)
+                }
             }
             (high, low) = Self.words(of: &mapped)
         case AF_INET6:
@@ -35,7 +37,10 @@ struct ClientAddress: Hashable, Sendable {
 
     private static func words(of address: inout in6_addr) -> (UInt64, UInt64) {
         withUnsafeBytes(of: &address) { raw in
-            (raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            (
+                raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
+                raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            )
         }
     }
 
@@ -46,13 +51,16 @@ struct ClientAddress: Hashable, Sendable {
             pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { v4 in
                 v4.pointee.sin_family = sa_family_t(AF_INET)
                 return inet_pton(AF_INET, ip, &v4.pointee.sin_addr) == 1
-            } || pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { v6 in
-                v6.pointee.sin6_family = sa_family_t(AF_INET6)
-                return inet_pton(AF_INET6, ip, &v6.pointee.sin6_addr) == 1
             }
+                || pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { v6 in
+                    v6.pointee.sin6_family = sa_family_t(AF_INET6)
+                    return inet_pton(AF_INET6, ip, &v6.pointee.sin6_addr) == 1
+                }
         }
         guard parsed else { return nil }
-        let address = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { ClientAddress($0) } }
+        let address = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { ClientAddress($0) }
+        }
         guard let address else { return nil }
         self = address
     }

@@ -54,13 +54,16 @@ final class DaemonLoop: @unchecked Sendable {
     static func start(_ daemon: OpaquePointer, name: String, context: DaemonContext) -> DaemonLoop? {
         let epoll = CMicroHTTPD_epoll_fd(daemon)
         guard epoll >= 0 else { return nil }
-        let loop = DaemonLoop(daemon: daemon, name: name, epoll: epoll, wakeup: context.wakeup, deadlines: context.deadlines)
-        let started = pthread_create(&loop.thread, nil, { raw in
-            let loop = Unmanaged<DaemonLoop>.fromOpaque(raw!).takeRetainedValue()
-            CMicroHTTPD_name_current_thread(loop.name)
-            loop.run()
-            return nil
-        }, Unmanaged.passRetained(loop).toOpaque())
+        let loop = DaemonLoop(
+            daemon: daemon, name: name, epoll: epoll, wakeup: context.wakeup, deadlines: context.deadlines)
+        let started = pthread_create(
+            &loop.thread, nil,
+            { raw in
+                let loop = Unmanaged<DaemonLoop>.fromOpaque(raw!).takeRetainedValue()
+                CMicroHTTPD_name_current_thread(loop.name)
+                loop.run()
+                return nil
+            }, Unmanaged.passRetained(loop).toOpaque())
         guard started == 0 else {
             Unmanaged.passUnretained(loop).release()  // the thread that would have taken it
             return nil
@@ -68,7 +71,8 @@ final class DaemonLoop: @unchecked Sendable {
         return loop
     }
 
-    private init(daemon: OpaquePointer, name: String, epoll: Int32, wakeup: LoopWakeup, deadlines: ConnectionDeadlines) {
+    private init(daemon: OpaquePointer, name: String, epoll: Int32, wakeup: LoopWakeup, deadlines: ConnectionDeadlines)
+    {
         self.daemon = daemon
         self.name = name
         self.epollDescriptor = epoll
@@ -117,7 +121,9 @@ final class DaemonLoop: @unchecked Sendable {
             connections = CMicroHTTPD_connection_count(daemon)
             if connections < before { continue }
             // 0 while connections already hold data to handle; nothing to wait for then.
-            let wait = MHD_get_timeout(daemon, &timeout) == MHD_Result.YES ? min(Int32(clamping: timeout), untilSweep) : untilSweep
+            let wait =
+                MHD_get_timeout(daemon, &timeout) == MHD_Result.YES
+                ? min(Int32(clamping: timeout), untilSweep) : untilSweep
             guard wait != 0 else { continue }
             if poll(&descriptors, 2, wait) > 0, descriptors[1].revents != 0 { wakeup.drain() }
         }

@@ -2,9 +2,10 @@ import CMicroHTTPD
 
 /// libmicrohttpd's callbacks: C function pointers without captures, which find the server in
 /// `cls` and the request in `*con_cls` (see shared/notes/libmicrohttpd.md).
-typealias URILogCallback = @convention(c) (
-    UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?
-) -> UnsafeMutableRawPointer?
+typealias URILogCallback =
+    @convention(c) (
+        UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?
+    ) -> UnsafeMutableRawPointer?
 
 func microHTTPAccessHandler(
     cls: UnsafeMutableRawPointer?, connection: OpaquePointer?, url: UnsafePointer<CChar>?,
@@ -18,7 +19,8 @@ func microHTTPAccessHandler(
     // pass back and forth.
     return Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { daemon in
         Unmanaged<RequestContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { context in
-            daemon.server.handle(context, connection: connection, method: method, uploadData: uploadData, uploadDataSize: uploadDataSize)
+            daemon.server.handle(
+                context, connection: connection, method: method, uploadData: uploadData, uploadDataSize: uploadDataSize)
         }
     }
 }
@@ -29,10 +31,13 @@ func microHTTPRequestStarted(
     guard let cls, let uri, let connection else { return nil }
     return Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { daemon in
         daemon.inFlight.add(1, ordering: .relaxed)
-        let open = CMicroHTTPD_socket_context(connection).map { Unmanaged<OpenConnection>.fromOpaque($0).takeUnretainedValue() }
+        let open = CMicroHTTPD_socket_context(connection).map {
+            Unmanaged<OpenConnection>.fromOpaque($0).takeUnretainedValue()
+        }
         if let open { daemon.deadlines.requestStarted(on: open) }
         let context = RequestContext(
-            target: String(cString: uri), connection: ConnectionHandle(pointer: connection, daemon: daemon), openConnection: open)
+            target: String(cString: uri), connection: ConnectionHandle(pointer: connection, daemon: daemon),
+            openConnection: open)
         return Unmanaged.passRetained(context).toOpaque()
     }
 }
@@ -40,13 +45,15 @@ func microHTTPRequestStarted(
 /// A connection opened or closed: keeps its record (deadline, client) in its socket context and
 /// counts it for its client.
 func microHTTPConnectionNotified(
-    cls: UnsafeMutableRawPointer?, connection: OpaquePointer?, socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    cls: UnsafeMutableRawPointer?, connection: OpaquePointer?,
+    socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
     code: MHD_ConnectionNotificationCode
 ) {
     guard let cls, let connection, let socketContext else { return }
     Unmanaged<DaemonContext>.fromOpaque(cls)._withUnsafeGuaranteedRef { daemon in
         if CMicroHTTPD_connection_started(code) != 0 {
-            let client = daemon.clientLimit.limit > 0 ? CMicroHTTPD_client_address(connection).flatMap(ClientAddress.init) : nil
+            let client =
+                daemon.clientLimit.limit > 0 ? CMicroHTTPD_client_address(connection).flatMap(ClientAddress.init) : nil
             let open = daemon.deadlines.opened(client: client, socket: CMicroHTTPD_connection_socket(connection))
             if let client { daemon.clientLimit.opened(client) }
             socketContext.pointee = Unmanaged.passRetained(open).toOpaque()
@@ -61,9 +68,12 @@ func microHTTPConnectionNotified(
 
 /// Whether to keep a connection just accepted: not when its client holds the most connections
 /// the per-client limit allows.
-func microHTTPAcceptPolicy(cls: UnsafeMutableRawPointer?, address: UnsafePointer<sockaddr>?, length: socklen_t) -> MHD_Result {
+func microHTTPAcceptPolicy(cls: UnsafeMutableRawPointer?, address: UnsafePointer<sockaddr>?, length: socklen_t)
+    -> MHD_Result
+{
     guard let cls, let address, let client = ClientAddress(address) else { return MHD_Result.YES }
-    return Unmanaged<ClientConnectionLimit>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.admits(client) } ? MHD_Result.YES : MHD_Result.NO
+    return Unmanaged<ClientConnectionLimit>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.admits(client) }
+        ? MHD_Result.YES : MHD_Result.NO
 }
 
 func microHTTPRequestCompleted(
@@ -104,10 +114,16 @@ func daemonOptions(
         MHD_OptionItem(option: MHD_OPTION.LISTEN_SOCKET, value: Int(socket), ptr_value: nil),
         MHD_OptionItem(option: MHD_OPTION.CONNECTION_TIMEOUT, value: configuration.connectionTimeout, ptr_value: nil),
         MHD_OptionItem(option: MHD_OPTION.CONNECTION_LIMIT, value: connectionLimit, ptr_value: nil),
-        MHD_OptionItem(option: MHD_OPTION.CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
-        MHD_OptionItem(option: MHD_OPTION.URI_LOG_CALLBACK, value: unsafeBitCast(requestStarted, to: Int.self), ptr_value: daemon),
-        MHD_OptionItem(option: MHD_OPTION.NOTIFY_COMPLETED, value: unsafeBitCast(requestCompleted, to: Int.self), ptr_value: daemon),
-        MHD_OptionItem(option: MHD_OPTION.NOTIFY_CONNECTION, value: unsafeBitCast(connectionNotified, to: Int.self), ptr_value: daemon),
+        MHD_OptionItem(
+            option: MHD_OPTION.CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
+        MHD_OptionItem(
+            option: MHD_OPTION.URI_LOG_CALLBACK, value: unsafeBitCast(requestStarted, to: Int.self), ptr_value: daemon),
+        MHD_OptionItem(
+            option: MHD_OPTION.NOTIFY_COMPLETED, value: unsafeBitCast(requestCompleted, to: Int.self), ptr_value: daemon
+        ),
+        MHD_OptionItem(
+            option: MHD_OPTION.NOTIFY_CONNECTION, value: unsafeBitCast(connectionNotified, to: Int.self),
+            ptr_value: daemon),
         MHD_OptionItem(option: MHD_OPTION.END, value: 0, ptr_value: nil),
     ]
 }
@@ -194,7 +210,10 @@ extension HTTPServer {
     /// Suspends the connection until ``finish(_:with:)`` resumes it, unless the answer arrived
     /// meanwhile (then it is queued now) or the server is stopping (then `503`).
     private func suspendUntilAnswered(_ context: RequestContext) -> MHD_Result {
-        enum Outcome { case suspended, answer(Response) }
+        enum Outcome {
+            case suspended
+            case answer(Response)
+        }
         let outcome: Outcome = state.withLock { state in
             context.handoff.withLock { handoff in
                 switch handoff {
@@ -274,9 +293,14 @@ extension HTTPServer {
 
     /// Queues a response whose body `stream` produces (chunked; libmicrohttpd asks for more as it
     /// sends), and keeps the stream among the server's until it closes, so a stop can end it.
-    private func queue(streaming response: borrowing Response, _ stream: ResponseStream, for context: RequestContext) -> MHD_Result {
+    private func queue(streaming response: borrowing Response, _ stream: ResponseStream, for context: RequestContext)
+        -> MHD_Result
+    {
         let reader = Unmanaged.passRetained(StreamReader(stream: stream, connection: context.connection))
-        guard let created = MHD_create_response_from_callback(UInt64.max, 1 << 10, readStream, reader.toOpaque(), releaseStream) else {
+        guard
+            let created = MHD_create_response_from_callback(
+                UInt64.max, 1 << 10, readStream, reader.toOpaque(), releaseStream)
+        else {
             reader.release()
             stream.closed()
             logger.error("libmicrohttpd could not create a streamed response")
@@ -291,27 +315,33 @@ extension HTTPServer {
     private func addHeaders(_ headers: HTTPHeaders, to created: OpaquePointer) {
         headers.forEachField { name, value in
             guard !HTTPHeaders.same(name, "Content-Length") else { return }
-            // `withCString`: a short string is copied on the stack, where passing the `String`
-            // itself would allocate a C copy of it.
-            guard HTTPHeaders.isValid(name: name, value: value),
-                name.withCString({ name in value.withCString { value in MHD_add_response_header(created, name, value) } })
-                    == MHD_Result.YES
-            else {
+            guard HTTPHeaders.isValid(name: name, value: value), Self.add(name, value, to: created) else {
                 logger.error("dropped an invalid response header", metadata: ["name": "\(name)"])
                 return
             }
         }
     }
 
+    /// Adds header `name: value` to `created`; `false` when libmicrohttpd refuses it.
+    /// `withCString`: a short string is copied on the stack, where passing the `String` itself
+    /// would allocate a C copy of it.
+    @inline(__always)
+    private static func add(_ name: String, _ value: String, to created: OpaquePointer) -> Bool {
+        name.withCString { name in value.withCString { value in MHD_add_response_header(created, name, value) } }
+            == MHD_Result.YES
+    }
+
     private func readHeaders(_ connection: OpaquePointer) -> HTTPHeaders {
         var headers = HTTPHeaders()
         withUnsafeMutablePointer(to: &headers) { pointer in
-            _ = MHD_get_connection_values(connection, MHD_ValueKind.HEADER_KIND, { cls, _, key, value in
-                guard let cls, let key else { return MHD_Result.YES }
-                cls.assumingMemoryBound(to: HTTPHeaders.self).pointee
-                    .add(String(cString: key), value.map { String(cString: $0) } ?? "")
-                return MHD_Result.YES
-            }, pointer)
+            _ = MHD_get_connection_values(
+                connection, MHD_ValueKind.HEADER_KIND,
+                { cls, _, key, value in
+                    guard let cls, let key else { return MHD_Result.YES }
+                    cls.assumingMemoryBound(to: HTTPHeaders.self).pointee
+                        .add(String(cString: key), value.map { String(cString: $0) } ?? "")
+                    return MHD_Result.YES
+                }, pointer)
         }
         return headers
     }
@@ -325,13 +355,18 @@ private final class LentResponseBody {
     /// A libmicrohttpd response whose data is `body`'s own bytes, not a copy of them; ``keep(_:)``
     /// must receive that same array before the response is queued.
     func libmicrohttpdResponse(lending body: borrowing [UInt8]) -> OpaquePointer? {
-        guard !body.isEmpty else { return MHD_create_response_from_buffer(0, nil, MHD_ResponseMemoryMode.RESPMEM_PERSISTENT) }
+        guard !body.isEmpty else {
+            return MHD_create_response_from_buffer(0, nil, MHD_ResponseMemoryMode.RESPMEM_PERSISTENT)
+        }
         // An array's storage stays where it is while nobody changes the array, and nobody can:
         // once kept, the box holds it and never mutates it.
         let bytes = body.withUnsafeBytes { UnsafeMutableRawPointer(mutating: $0.baseAddress!) }
         let lent = Unmanaged.passRetained(self)
         let free: MHD_ContentReaderFreeCallback = releaseResponseBody
-        guard let response = MHD_create_response_from_buffer_with_free_callback_cls(body.count, bytes, free, lent.toOpaque()) else {
+        guard
+            let response = MHD_create_response_from_buffer_with_free_callback_cls(
+                body.count, bytes, free, lent.toOpaque())
+        else {
             lent.release()
             return nil
         }
@@ -359,10 +394,13 @@ private final class StreamReader {
     }
 }
 
-private func readStream(_ reader: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ max: Int) -> Int {
+private func readStream(
+    _ reader: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ max: Int
+) -> Int {
     guard let reader, let buffer else { return -2 }  // MHD_CONTENT_READER_END_WITH_ERROR
     let stream = Unmanaged<StreamReader>.fromOpaque(reader).takeUnretainedValue()
-    return stream.stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max), connection: stream.connection)
+    return stream.stream.read(
+        into: UnsafeMutableRawBufferPointer(start: buffer, count: max), connection: stream.connection)
 }
 
 private func releaseStream(_ reader: UnsafeMutableRawPointer?) {

@@ -67,7 +67,8 @@ public final class HTTPServer: Sendable {
         self.responder = responder
         self.logger = logger
         clientLimit = ClientConnectionLimit(
-            limit: configuration.connectionsPerClient, unlimited: Set(configuration.unlimitedClients.compactMap(ClientAddress.init(ip:))))
+            limit: configuration.connectionsPerClient,
+            unlimited: Set(configuration.unlimitedClients.compactMap(ClientAddress.init(ip:))))
     }
 
     /// The port the server listens on (the chosen one when configured with `0`); `0` before
@@ -97,7 +98,8 @@ public final class HTTPServer: Sendable {
             var daemons: [DaemonHandle] = []
             for (index, socket) in sockets.descriptors.enumerated() {
                 // The connection limit is shared out; the first daemons take the remainder.
-                let share = configuration.connectionLimit / threads + (index < configuration.connectionLimit % threads ? 1 : 0)
+                let share =
+                    configuration.connectionLimit / threads + (index < configuration.connectionLimit % threads ? 1 : 0)
                 guard let daemon = startDaemon(index, socket: socket, connectionLimit: share) else {
                     // Quiesced first, a daemon leaves its socket to us (else its stop closes it).
                     daemons.forEach { $0.stop(keepingSocket: true) }
@@ -125,7 +127,9 @@ public final class HTTPServer: Sendable {
         var options = daemonOptions(configuration, daemon: cls, socket: socket, connectionLimit: connectionLimit)
         let acceptPolicy: MHD_AcceptPolicyCallback? = clientLimit.limit > 0 ? microHTTPAcceptPolicy : nil
         let limit = Unmanaged.passUnretained(clientLimit).toOpaque()
-        guard let daemon = CMicroHTTPD_start(UInt32(flags), 0, acceptPolicy, limit, microHTTPAccessHandler, cls, &options) else {
+        guard
+            let daemon = CMicroHTTPD_start(UInt32(flags), 0, acceptPolicy, limit, microHTTPAccessHandler, cls, &options)
+        else {
             return nil
         }
         guard let loop = DaemonLoop.start(daemon, name: "MicroHTTP-\(index)", context: context) else {
@@ -168,7 +172,11 @@ public final class HTTPServer: Sendable {
     /// listed in the report. Idempotent; concurrent callers all return once it is stopped.
     @discardableResult
     public func stop() async -> StopReport {
-        enum Step { case stopNow(daemons: [DaemonHandle], sockets: [Int32]), wait, done(StopReport) }
+        enum Step {
+            case stopNow(daemons: [DaemonHandle], sockets: [Int32])
+            case wait
+            case done(StopReport)
+        }
         let step: Step = state.withLock { state in
             switch state.phase {
             case .idle, .stopped:
@@ -212,9 +220,13 @@ public final class HTTPServer: Sendable {
         var report = StopReport()
         report.unfinishedRequests = answerSuspendedRequests()
         for route in report.unfinishedRequests {
-            logger.error("stopping: a request did not finish within the grace period and was answered 503", metadata: ["route": "\(route)"])
+            logger.error(
+                "stopping: a request did not finish within the grace period and was answered 503",
+                metadata: ["route": "\(route)"])
         }
-        if !report.unfinishedRequests.isEmpty { await waitForInFlightRequests(on: daemons, until: clock.now + .seconds(1)) }
+        if !report.unfinishedRequests.isEmpty {
+            await waitForInFlightRequests(on: daemons, until: clock.now + .seconds(1))
+        }
         // A thread stuck in a responder cannot be joined: its daemon is left as it is.
         if await Self.stop(daemons, within: .seconds(2)) {
             sockets.forEach { close($0) }
@@ -223,7 +235,9 @@ public final class HTTPServer: Sendable {
             for daemon in daemons {
                 guard let route = daemon.context.handing.withLock({ $0?.route }) else { continue }
                 report.stuckThreads.append(route)
-                logger.critical("stopping: a server thread is stuck in a request and was abandoned", metadata: ["route": "\(route)"])
+                logger.critical(
+                    "stopping: a server thread is stuck in a request and was abandoned", metadata: ["route": "\(route)"]
+                )
             }
             if report.stuckThreads.isEmpty { report.stuckThreads.append("(a server thread did not stop)") }
         }
@@ -284,7 +298,9 @@ public final class HTTPServer: Sendable {
                 finish(true)
             }
             let (seconds, attoseconds) = limit.components
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))) {
+            DispatchQueue.global().asyncAfter(
+                deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+            ) {
                 finish(false)
             }
         }
@@ -307,7 +323,8 @@ public final class HTTPServer: Sendable {
         guard configuration.maxBodySize >= 0 else {
             throw .invalidConfiguration("the body limit must not be negative")
         }
-        guard configuration.connectionTimeout >= 1, configuration.connectionLimit >= 1, configuration.readTimeout >= 1 else {
+        guard configuration.connectionTimeout >= 1, configuration.connectionLimit >= 1, configuration.readTimeout >= 1
+        else {
             throw .invalidConfiguration("the connection timeout and limit and the read timeout must be at least 1")
         }
         if let bad = configuration.unlimitedClients.first(where: { ClientAddress(ip: $0) == nil }) {

@@ -42,7 +42,9 @@ struct ListeningSockets {
         }
     }
 
-    private init(bindingOnce address: SocketAddress, count: Int, host: String, requestedPort: Int) throws(HTTPServerError) {
+    private init(bindingOnce address: SocketAddress, count: Int, host: String, requestedPort: Int)
+        throws(HTTPServerError)
+    {
         func failure() -> HTTPServerError {
             .bindFailed(host: host, port: requestedPort, reason: String(cString: strerror(errno)))
         }
@@ -76,7 +78,8 @@ struct ListeningSockets {
     ) throws(HTTPServerError) -> Int32 {
         var address = address
         #if canImport(Glibc)
-        let socket = Glibc.socket(Int32(address.storage.ss_family), Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let socket = Glibc.socket(
+            Int32(address.storage.ss_family), Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         #else
         let socket = Darwin.socket(Int32(address.storage.ss_family), SOCK_STREAM, 0)
         #endif

@@ -27,7 +27,8 @@ struct SocketAddress {
         guard getaddrinfo(host, String(port), &hints, &result) == 0, let first = result else { return nil }
         defer { freeaddrinfo(result) }
         withUnsafeMutableBytes(of: &storage) { target in
-            target.copyMemory(from: UnsafeRawBufferPointer(start: first.pointee.ai_addr, count: Int(first.pointee.ai_addrlen)))
+            target.copyMemory(
+                from: UnsafeRawBufferPointer(start: first.pointee.ai_addr, count: Int(first.pointee.ai_addrlen)))
         }
     }
 
@@ -38,7 +39,8 @@ struct SocketAddress {
     var port: Int {
         get {
             withUnsafeBytes(of: storage) { bytes in
-                isIPv6 ? Int(UInt16(bigEndian: bytes.load(as: sockaddr_in6.self).sin6_port))
+                isIPv6
+                    ? Int(UInt16(bigEndian: bytes.load(as: sockaddr_in6.self).sin6_port))
                     : Int(UInt16(bigEndian: bytes.load(as: sockaddr_in.self).sin_port))
             }
         }
@@ -64,14 +66,16 @@ struct SocketAddress {
         switch Int32(address.pointee.sa_family) {
         case AF_INET:
             return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { v4 in
-                describe(ipv4: UInt32(bigEndian: v4.pointee.sin_addr.s_addr), port: UInt16(bigEndian: v4.pointee.sin_port))
+                describe(
+                    ipv4: UInt32(bigEndian: v4.pointee.sin_addr.s_addr), port: UInt16(bigEndian: v4.pointee.sin_port))
             }
         case AF_INET6:
             return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { v6 in
                 var ip = v6.pointee.sin6_addr
                 var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
                 guard inet_ntop(AF_INET6, &ip, &text, socklen_t(text.count)) != nil else { return nil }
-                return "[\(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))]:\(UInt16(bigEndian: v6.pointee.sin6_port))"
+                return
+                    "[\(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))]:\(UInt16(bigEndian: v6.pointee.sin6_port))"
             }
         default:
             return nil

@@ -17,7 +17,8 @@ public enum ContentTypes {
     /// The media type for `fileName` by its extension (case-insensitive);
     /// `application/octet-stream` when unknown.
     public static func forFileName(_ fileName: String) -> MediaType {
-        let ext = fileName.split(separator: ".").count > 1
+        let ext =
+            fileName.split(separator: ".").count > 1
             ? fileName.split(separator: ".").last.map { $0.lowercased() } : nil
         let text = ext.flatMap { byExtension[$0] } ?? "application/octet-stream"
         return (try? MediaType(parsing: text)) ?? MediaType(type: "application", subtype: "octet-stream")

@@ -44,9 +44,13 @@ public struct EmbeddedFiles: HTTPResponder {
             return response
         }
         guard let file = file(for: request) else { return .text("Not found: \(request.path)", status: .notFound) }
-        var headers: HTTPHeaders = ["ETag": file.etag, "Cache-Control": cacheControl, "X-Content-Type-Options": "nosniff"]
+        var headers: HTTPHeaders = [
+            "ETag": file.etag, "Cache-Control": cacheControl, "X-Content-Type-Options": "nosniff",
+        ]
         if let condition = request.headers["If-None-Match"],
-            condition.split(separator: ",").contains(where: { $0.trimmingSpaces() == "*" || $0.trimmingSpaces() == file.etag })
+            condition.split(separator: ",").contains(where: {
+                $0.trimmingSpaces() == "*" || $0.trimmingSpaces() == file.etag
+            })
         {
             return Response(status: .notModified, headers: headers)
         }

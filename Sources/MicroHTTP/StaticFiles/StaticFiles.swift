@@ -52,7 +52,8 @@ public struct StaticFiles: HTTPResponder {
         guard Int(info.st_size) <= maximumFileSize else {
             return .text("\(request.path) is too large to serve", status: .internalServerError)
         }
-        let etag = "\"\(String(UInt64(info.st_size), radix: 16))-\(String(Self.modificationNanoseconds(info), radix: 16))\""
+        let etag =
+            "\"\(String(UInt64(info.st_size), radix: 16))-\(String(Self.modificationNanoseconds(info), radix: 16))\""
         var headers: HTTPHeaders = [
             "ETag": etag, "Cache-Control": cacheControl, "X-Content-Type-Options": "nosniff",
         ]

@@ -17,11 +17,15 @@ public struct AppFlow: Flow {
         let onboarded = context.appData(DemoSession.self).onboarded
         switch step {
         case .dashboardIsRequired:
-            let dashboard = FlowContributor<DemoStep>.show(DashboardFlow(), stepper: OneStepper(withSingleStep: .dashboardIsRequired))
+            let dashboard = FlowContributor<DemoStep>.show(
+                DashboardFlow(), stepper: OneStepper(withSingleStep: .dashboardIsRequired))
             guard !onboarded else { return .one(dashboard) }
-            return .multiple([dashboard, .present(OnboardingFlow(), stepper: OneStepper(withSingleStep: .loginIsRequired))])
+            return .multiple([
+                dashboard, .present(OnboardingFlow(), stepper: OneStepper(withSingleStep: .loginIsRequired)),
+            ])
         case .onboardingIsRequired:
-            return onboarded ? .none : .one(.present(OnboardingFlow(), stepper: OneStepper(withSingleStep: .loginIsRequired)))
+            return onboarded
+                ? .none : .one(.present(OnboardingFlow(), stepper: OneStepper(withSingleStep: .loginIsRequired)))
         case .onboardingIsComplete:
             context.updateAppData(DemoSession.self) { $0.onboarded = true }
             var contributors: [FlowContributor<DemoStep>] = [.dismiss]

@@ -5,7 +5,8 @@ import FlowCore
 func moviePages(for step: DemoStep, context: FlowContext) -> FlowContributors<DemoStep>? {
     let catalog = context[MovieCatalog.self] ?? .demo
     switch step {
-    case .movieIsPicked(let id): return catalog.movie(id) == nil ? FlowContributors.none : .one(.push(MoviePage(id: id)))
+    case .movieIsPicked(let id):
+        return catalog.movie(id) == nil ? FlowContributors.none : .one(.push(MoviePage(id: id)))
     case .castIsPicked(let id): return catalog.member(id) == nil ? FlowContributors.none : .one(.push(CastPage(id: id)))
     default: return nil
     }
@@ -29,13 +30,15 @@ public struct WishlistFlow: Flow {
         if let pages = moviePages(for: step, context: context) { return pages }
         switch step {
         case .moviesAreRequired: return .one(.push(WishlistPage()))
-        case .settingsAreRequired: return .one(.present(SettingsFlow(), stepper: OneStepper(withSingleStep: .settingsAreRequired)))
+        case .settingsAreRequired:
+            return .one(.present(SettingsFlow(), stepper: OneStepper(withSingleStep: .settingsAreRequired)))
         case .aboutIsRequired:
             aboutRequests += 1
             return .one(.present(AboutPage()))
         case .unauthorized:
             aboutRequests += 1
-            return .one(.present(AlertPage(message: "You are not authorized to see the about page right now. Try again.")))
+            return .one(
+                .present(AlertPage(message: "You are not authorized to see the about page right now. Try again.")))
         case .aboutIsComplete: return .one(.dismiss)
         case .logoutIsRequired: return .triggerParentFlow(withStep: step)
         default: return .none
@@ -117,7 +120,9 @@ public struct SettingsFlow: Flow {
     public mutating func navigate(to step: DemoStep, context: FlowContext) -> FlowContributors<DemoStep> {
         switch step {
         case .settingsAreRequired:
-            return .multiple([.set([SettingsPage()]), .present(AlertPage(message: "Demo of multiple Flow Contributor"))])
+            return .multiple([
+                .set([SettingsPage()]), .present(AlertPage(message: "Demo of multiple Flow Contributor")),
+            ])
         case .loginIsRequired: return .one(.push(SettingsDetailPage(section: .login)))
         case .apiKeyIsRequired: return .one(.push(SettingsDetailPage(section: .apiKey)))
         case .aboutIsRequired: return .one(.push(SettingsDetailPage(section: .about)))

@@ -36,7 +36,9 @@ extension PageContext {
 
     /// Links to movies.
     func movieLinks(_ movies: [MovieCatalog.Movie]) -> [LinkModel] {
-        movies.map { LinkModel(label: $0.title, href: link(to: DemoStep.movieIsPicked(withId: $0.id)), detail: String($0.year)) }
+        movies.map {
+            LinkModel(label: $0.title, href: link(to: DemoStep.movieIsPicked(withId: $0.id)), detail: String($0.year))
+        }
     }
 
     /// The catalog the demo was given (the shipped one by default).

@@ -40,7 +40,11 @@ public struct SettingsPage: WebPage {
 /// A settings detail page.
 public struct SettingsDetailPage: WebPage {
     /// Which detail.
-    public enum Section: String, Codable, Sendable { case login, apiKey = "apikey", about }
+    public enum Section: String, Codable, Sendable {
+        case login
+        case apiKey = "apikey"
+        case about
+    }
 
     public static let name = "settings-detail"
     public static let template = "pages/settings-detail"

@@ -74,7 +74,9 @@ public struct MoviePage: WebPage {
     }
     public func model(in context: PageContext) throws -> Model {
         let catalog = context.catalog
-        guard let movie = catalog.movie(id) else { return Model(title: "Unknown movie", year: 0, synopsis: "", cast: []) }
+        guard let movie = catalog.movie(id) else {
+            return Model(title: "Unknown movie", year: 0, synopsis: "", cast: [])
+        }
         return Model(
             title: movie.title, year: movie.year, synopsis: movie.synopsis,
             cast: context.castLinks(movie.cast.lazy.compactMap(catalog.member)))

@@ -37,25 +37,32 @@ struct Parser {
                 case .variable, .unescaped:
                     append(.variable(try path(tag), escaped: tag.kind == .variable))
                 case .partial:
-                    append(.partial(TemplateReference(name: tag.name, offset: tag.start), indentation: standalone ? indentation : []))
+                    append(
+                        .partial(
+                            TemplateReference(name: tag.name, offset: tag.start),
+                            indentation: standalone ? indentation : []))
                 case .section, .inverted, .parent, .block:
                     if tag.kind != .parent && tag.kind != .block { _ = try path(tag) }
-                    frames.append(Frame(tag: tag, standalone: standalone, indentation: indentation, firstItem: index + 1))
+                    frames.append(
+                        Frame(tag: tag, standalone: standalone, indentation: indentation, firstItem: index + 1))
                 case .close:
                     guard let frame = frames.popLast() else {
-                        throw positions.error(at: tag.start, "{{/\(tag.name)}} closes nothing: no section \"\(tag.name)\" is open")
+                        throw positions.error(
+                            at: tag.start, "{{/\(tag.name)}} closes nothing: no section \"\(tag.name)\" is open")
                     }
                     guard frame.tag.name == tag.name else {
                         throw positions.error(
                             at: tag.start,
-                            "{{/\(tag.name)}} does not match the open \"\(frame.tag.name)\" (opened at \(location(frame.tag.start))); close it with {{/\(frame.tag.name)}}")
+                            "{{/\(tag.name)}} does not match the open \"\(frame.tag.name)\" (opened at \(location(frame.tag.start))); close it with {{/\(frame.tag.name)}}"
+                        )
                     }
                     append(try close(frame, items: items[frame.firstItem..<index]))
                 }
             }
         }
         if let unclosed = frames.last {
-            throw positions.error(at: unclosed.tag.start, "unclosed section \"\(unclosed.tag.name)\": add {{/\(unclosed.tag.name)}}")
+            throw positions.error(
+                at: unclosed.tag.start, "unclosed section \"\(unclosed.tag.name)\": add {{/\(unclosed.tag.name)}}")
         }
         return root
     }
@@ -82,7 +89,8 @@ struct Parser {
 
     private func path(_ tag: Tag) throws(TemplateError) -> KeyPath {
         guard let path = KeyPath(tag.name) else {
-            throw positions.error(at: tag.start, "invalid name \"\(tag.name)\": use \".\" or names separated by single dots")
+            throw positions.error(
+                at: tag.start, "invalid name \"\(tag.name)\": use \".\" or names separated by single dots")
         }
         return path
     }
@@ -138,7 +146,9 @@ struct Parser {
         case .partial(let reference, let indentation):
             return .partial(reference, indentation: strip(indentation))
         case .parent(let reference, let indentation, let overrides):
-            return .parent(reference, indentation: strip(indentation), overrides: overrides.mapValues { $0.map { dedent($0, by: prefix) } })
+            return .parent(
+                reference, indentation: strip(indentation),
+                overrides: overrides.mapValues { $0.map { dedent($0, by: prefix) } })
         case .block(let name, let nodes, let indentation):
             return .block(name: name, nodes.map { dedent($0, by: prefix) }, indentation: indentation.map(strip))
         }

@@ -110,7 +110,8 @@ private struct Emitter {
                 emit(body)
                 var indentationIndex: Int32 = -1
                 if let indentation { indentationIndex = add(indentation) }
-                instructions[at] = .block(name: blockName(name), end: Int32(instructions.count), indentation: indentationIndex)
+                instructions[at] = .block(
+                    name: blockName(name), end: Int32(instructions.count), indentation: indentationIndex)
             }
         }
     }

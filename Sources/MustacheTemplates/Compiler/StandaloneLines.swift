@@ -48,16 +48,22 @@ enum StandaloneLines {
         }
         let onlyWhitespace = line.allSatisfy { token in
             guard case .text(let range) = token else { return true }
-            let end = terminator.map { range.upperBound == $0.upperBound ? $0.lowerBound : range.upperBound } ?? range.upperBound
-            return source[range.lowerBound..<max(range.lowerBound, end)].allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+            let end =
+                terminator.map { range.upperBound == $0.upperBound ? $0.lowerBound : range.upperBound }
+                ?? range.upperBound
+            return source[range.lowerBound..<max(range.lowerBound, end)].allSatisfy {
+                $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t")
+            }
         }
-        let standalone = !tags.isEmpty && onlyWhitespace && tags.allSatisfy(\.mayStandAlone)
+        let standalone =
+            !tags.isEmpty && onlyWhitespace && tags.allSatisfy(\.mayStandAlone)
             && (tags.count == 1 || (tags.count == 2 && isPair(tags[0], tags[1])))
         guard standalone else {
             for (position, token) in line.enumerated() {
                 switch token {
                 case .text(let range): items.append(.text(range, startsLine: position == 0))
-                case .tag(let tag): items.append(.tag(tag, standalone: false, indentation: [], startsLine: position == 0))
+                case .tag(let tag):
+                    items.append(.tag(tag, standalone: false, indentation: [], startsLine: position == 0))
                 }
             }
             return
@@ -65,7 +71,8 @@ enum StandaloneLines {
         var indentation: [UInt8] = []
         if case .text(let range)? = line.first { indentation = Array(source[range]) }
         for (position, tag) in tags.enumerated() {
-            items.append(.tag(tag, standalone: true, indentation: position == 0 ? indentation : [], startsLine: position == 0))
+            items.append(
+                .tag(tag, standalone: true, indentation: position == 0 ? indentation : [], startsLine: position == 0))
         }
         if tags.count == 2, tags[0].kind == .block, tags[1].kind == .close, let terminator {
             items.append(.text(terminator, startsLine: false))

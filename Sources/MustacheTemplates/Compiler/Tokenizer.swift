@@ -61,7 +61,10 @@ struct Tokenizer {
             closing = Array("}".utf8) + close
         }
         guard let contentEnd = find(closing, from: contentStart) else {
-            throw positions.error(at: start, "unclosed tag: no \(String(decoding: closing, as: UTF8.self)) after this \(String(decoding: open, as: UTF8.self))")
+            throw positions.error(
+                at: start,
+                "unclosed tag: no \(String(decoding: closing, as: UTF8.self)) after this \(String(decoding: open, as: UTF8.self))"
+            )
         }
         var content = Substring(String(decoding: source[contentStart..<contentEnd], as: UTF8.self))
         content = content.trimmingWhitespace()
@@ -95,7 +98,8 @@ struct Tokenizer {
     private func parseDelimiters(_ tag: Tag) throws(TemplateError) -> ([UInt8], [UInt8]) {
         let parts = tag.name.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard parts.count == 2, !parts.contains(where: { $0.contains("=") }) else {
-            throw positions.error(at: tag.start, "invalid delimiters \"\(tag.name)\": give two delimiters without =, like {{=<% %>=}}")
+            throw positions.error(
+                at: tag.start, "invalid delimiters \"\(tag.name)\": give two delimiters without =, like {{=<% %>=}}")
         }
         return (Array(parts[0].utf8), Array(parts[1].utf8))
     }

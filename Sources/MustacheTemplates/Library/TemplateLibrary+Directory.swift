@@ -25,7 +25,9 @@ extension TemplateLibrary {
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw TemplateError(file: directory, message: "no templates directory here (set --templates to the folder of .\(fileExtension) files)")
+            throw TemplateError(
+                file: directory,
+                message: "no templates directory here (set --templates to the folder of .\(fileExtension) files)")
         }
         return (sources, fingerprint(directory: directory, fileExtension: fileExtension))
     }
@@ -49,7 +51,8 @@ extension TemplateLibrary {
         var found: [(String, String)] = []
         let suffix = "." + fileExtension
         while let relative = enumerator.nextObject() as? String {
-            guard relative.hasSuffix(suffix), !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) else { continue }
+            guard relative.hasSuffix(suffix), !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") })
+            else { continue }
             found.append((String(relative.dropLast(suffix.count)), root + "/" + relative))
         }
         return found.sorted { $0.0 < $1.0 }

@@ -32,7 +32,10 @@ public final class TemplateLibrary: Sendable {
         public var missingTemplates: MissingTemplates
 
         /// Options; the defaults suit production.
-        public init(fileExtension: String = "mustache", reloadOnChange: Bool = false, missingTemplates: MissingTemplates = .error) {
+        public init(
+            fileExtension: String = "mustache", reloadOnChange: Bool = false,
+            missingTemplates: MissingTemplates = .error
+        ) {
             self.fileExtension = fileExtension
             self.reloadOnChange = reloadOnChange
             self.missingTemplates = missingTemplates
@@ -66,11 +69,13 @@ public final class TemplateLibrary: Sendable {
     /// name replaces: what a framework ships (a layout) and an app may override.
     ///
     /// - Throws: ``TemplateError`` naming the file, line and column of the first problem.
-    public init(directory: String, defaults: [String: String] = [:], options: Options = Options()) throws(TemplateError) {
+    public init(directory: String, defaults: [String: String] = [:], options: Options = Options()) throws(TemplateError)
+    {
         self.directory = directory
         self.options = options
         self.defaults = defaults
-        let (sources, fingerprint) = try Self.read(directory: directory, fileExtension: options.fileExtension, defaults: defaults)
+        let (sources, fingerprint) = try Self.read(
+            directory: directory, fileExtension: options.fileExtension, defaults: defaults)
         loaded = try TemplateSet(sources, missingTemplates: options.missingTemplates)
         reloading = options.reloadOnChange ? Reloading(State(set: loaded, fingerprint: fingerprint)) : nil
     }
@@ -112,7 +117,9 @@ public final class TemplateLibrary: Sendable {
         try render(name, context) { $0.string() }
     }
 
-    private func render<Output>(_ name: String, _ context: TemplateValue, _ finish: (borrowing OutputBuffer) -> Output) throws(TemplateError) -> Output {
+    private func render<Output>(_ name: String, _ context: TemplateValue, _ finish: (borrowing OutputBuffer) -> Output)
+        throws(TemplateError) -> Output
+    {
         if let reloading { return try Self.render(name, context: context, in: currentSet(reloading.state), finish) }
         return try Self.render(name, context: context, in: loaded, finish)
     }
@@ -121,9 +128,13 @@ public final class TemplateLibrary: Sendable {
         _ name: String, context: TemplateValue, in set: TemplateSet, _ finish: (borrowing OutputBuffer) -> Output
     ) throws(TemplateError) -> Output {
         guard let index = set.indexByName[name] else {
-            throw TemplateError(file: name, message: "no template named \"\(name)\" (known: \(set.indexByName.keys.sorted().joined(separator: ", ")))")
+            throw TemplateError(
+                file: name,
+                message:
+                    "no template named \"\(name)\" (known: \(set.indexByName.keys.sorted().joined(separator: ", ")))")
         }
-        return Renderer.render(set.program, template: index, context: context, capacity: set.templates[index].estimatedSize, finish)
+        return Renderer.render(
+            set.program, template: index, context: context, capacity: set.templates[index].estimatedSize, finish)
     }
 
     /// Renders template `name` with an `Encodable` view model (see ``TemplateValueEncoder``).
@@ -144,7 +155,8 @@ public final class TemplateLibrary: Sendable {
         if Self.fingerprint(directory: directory, fileExtension: options.fileExtension) == known {
             return reloaded.withLock { $0.set }
         }
-        let (sources, fingerprint) = try Self.read(directory: directory, fileExtension: options.fileExtension, defaults: defaults)
+        let (sources, fingerprint) = try Self.read(
+            directory: directory, fileExtension: options.fileExtension, defaults: defaults)
         let set = try TemplateSet(sources, missingTemplates: options.missingTemplates)
         reloaded.withLock { $0 = State(set: set, fingerprint: fingerprint) }
         return set

@@ -120,7 +120,8 @@ private struct CycleCheck {
                     let source = sources[index]
                     throw SourcePositions(file: source.file, source: source.bytes).error(
                         at: reference.offset,
-                        "templates include each other forever: \(names.joined(separator: " → ")) (put the inclusion inside a section that ends)")
+                        "templates include each other forever: \(names.joined(separator: " → ")) (put the inclusion inside a section that ends)"
+                    )
                 }
                 if state[target] == 0 { try visit(target) }
                 path.removeLast()

@@ -42,7 +42,8 @@ enum IdleOutputMemory {
     /// Memory of `capacity` bytes whose header is in front, to fill and hand back with
     /// ``putBack(_:)``; what ``OutputBuffer`` grows into.
     static func allocate(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
-        let block = UnsafeMutableRawPointer.allocate(byteCount: header + capacity, alignment: MemoryLayout<Int>.alignment)
+        let block = UnsafeMutableRawPointer.allocate(
+            byteCount: header + capacity, alignment: MemoryLayout<Int>.alignment)
         block.storeBytes(of: capacity, as: Int.self)
         return (block + header).assumingMemoryBound(to: UInt8.self)
     }

@@ -14,7 +14,9 @@ extension OutputBuffer {
             var runStart = 0
             var index = 0
             while index < bytes.count {
-                if index + 8 <= bytes.count, !Self.mayNeedEscaping(UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)) {
+                if index + 8 <= bytes.count,
+                    !Self.mayNeedEscaping(UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self))
+                {
                     index += 8
                     continue
                 }

@@ -20,7 +20,8 @@ struct Renderer: ~Copyable {
     /// Renders template number `template` of `program` with `context`; `finish` makes the
     /// result from the output.
     static func render<Output>(
-        _ program: Program, template: Int, context: TemplateValue, capacity: Int, _ finish: (borrowing OutputBuffer) -> Output
+        _ program: Program, template: Int, context: TemplateValue, capacity: Int,
+        _ finish: (borrowing OutputBuffer) -> Output
     ) -> Output {
         program.instructions.withUnsafeBufferPointer { instructions in
             program.bytes.withUnsafeBufferPointer { bytes in
@@ -28,9 +29,12 @@ struct Renderer: ~Copyable {
                     program.names.withUnsafeBufferPointer { names in
                         withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(paths.count, 1)) { hints in
                             hints.initialize(repeating: 0)
-                            let tables = Tables(instructions: instructions, bytes: bytes, paths: paths, names: names, hints: hints.baseAddress!)
+                            let tables = Tables(
+                                instructions: instructions, bytes: bytes, paths: paths, names: names,
+                                hints: hints.baseAddress!)
                             return withUnsafePointer(to: context) { root in
-                                var renderer = Renderer(program: program, tables: tables, context: root, capacity: capacity)
+                                var renderer = Renderer(
+                                    program: program, tables: tables, context: root, capacity: capacity)
                                 renderer.render(template: template)
                                 return finish(renderer.output)
                             }
@@ -268,7 +272,8 @@ struct Renderer: ~Copyable {
             var end = start
             while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
             if end < bytes.count { end += 1 }
-            let lineIsBlank = bytes[start] == UInt8(ascii: "\n") || (bytes[start] == UInt8(ascii: "\r") && end - start == 2)
+            let lineIsBlank =
+                bytes[start] == UInt8(ascii: "\n") || (bytes[start] == UInt8(ascii: "\r") && end - start == 2)
             if !lineIsBlank { beginLine() }
             output.append(UnsafeBufferPointer(rebasing: bytes[start..<end]))
             start = end

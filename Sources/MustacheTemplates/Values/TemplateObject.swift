@@ -71,7 +71,9 @@ public struct TemplateObject: Sendable, Hashable, ExpressibleByDictionaryLiteral
         storage.withUnsafeBufferPointer { fields in
             guard let base = fields.baseAddress else { return nil }
             let guess = Int(hint)
-            if guess < fields.count, fields[guess].tag == tag, fields[guess].key == key { return Self.value(in: base + guess) }
+            if guess < fields.count, fields[guess].tag == tag, fields[guess].key == key {
+                return Self.value(in: base + guess)
+            }
             var index = 0
             while index < fields.count {
                 if fields[index].tag == tag && fields[index].key == key {
@@ -87,7 +89,8 @@ public struct TemplateObject: Sendable, Hashable, ExpressibleByDictionaryLiteral
     /// The address of a field's value.
     @inline(__always)
     private static func value(in field: UnsafePointer<Field>) -> UnsafePointer<TemplateValue> {
-        (UnsafeRawPointer(field) + MemoryLayout<Field>.offset(of: \Field.value)!).assumingMemoryBound(to: TemplateValue.self)
+        (UnsafeRawPointer(field) + MemoryLayout<Field>.offset(of: \Field.value)!).assumingMemoryBound(
+            to: TemplateValue.self)
     }
 
     /// Appends a field whose key is not in the object yet: cheaper than the subscript, which

@@ -200,11 +200,15 @@ struct KeyedValueContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: Int16, forKey key: Key) { encoder.set(key.stringValue, .int(Int(value))) }
     mutating func encode(_ value: Int32, forKey key: Key) { encoder.set(key.stringValue, .int(Int(value))) }
     mutating func encode(_ value: Int64, forKey key: Key) { encoder.set(key.stringValue, .int(Int(value))) }
-    mutating func encode(_ value: UInt, forKey key: Key) { encoder.set(key.stringValue, .int(Int(truncatingIfNeeded: value))) }
+    mutating func encode(_ value: UInt, forKey key: Key) {
+        encoder.set(key.stringValue, .int(Int(truncatingIfNeeded: value)))
+    }
     mutating func encode(_ value: UInt8, forKey key: Key) { encoder.set(key.stringValue, .int(Int(value))) }
     mutating func encode(_ value: UInt16, forKey key: Key) { encoder.set(key.stringValue, .int(Int(value))) }
     mutating func encode(_ value: UInt32, forKey key: Key) { encoder.set(key.stringValue, .int(Int(value))) }
-    mutating func encode(_ value: UInt64, forKey key: Key) { encoder.set(key.stringValue, .int(Int(truncatingIfNeeded: value))) }
+    mutating func encode(_ value: UInt64, forKey key: Key) {
+        encoder.set(key.stringValue, .int(Int(truncatingIfNeeded: value)))
+    }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         encoder.set(key.stringValue, try encoder.encodeNested(value, key: key))
@@ -227,7 +231,9 @@ struct KeyedValueContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         if let value { try encode(value, forKey: key) } else { encoder.set(key.stringValue, .null) }
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
         let nested = ValueEncoder(parent: encoder, key: key)
         encoder.setLater(key.stringValue, nested)
         return nested.container(keyedBy: keyType)
@@ -272,7 +278,9 @@ struct UnkeyedValueContainer: UnkeyedEncodingContainer {
         encoder.append(try encoder.encodeNested(value, key: IndexKey(count)))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         let nested = ValueEncoder(parent: encoder, key: IndexKey(count))
         encoder.appendDeferred(nested)
         return nested.container(keyedBy: keyType)

@@ -1,11 +1,16 @@
 import FlowCore
+import Synchronization
 
 /// A demo-like app for the engine's tests: app/single, onboarding/stack, dashboard/tabs of
 /// three stacks (trending embeds two flows), settings/split presented modally, an adapt.
 enum TestStep: FlowStep {
     case dashboardIsRequired, onboardingIsRequired, onboardingIsComplete, logoutIsRequired
-    case loginIsRequired, userIsLoggedIn(name: String), apiKeyIsFilledIn(apiKey: String)
-    case moviesAreRequired, movieIsPicked(withId: Int), castIsPicked(withId: Int)
+    case loginIsRequired
+    case userIsLoggedIn(name: String)
+    case apiKeyIsFilledIn(apiKey: String)
+    case moviesAreRequired
+    case movieIsPicked(withId: Int)
+    case castIsPicked(withId: Int)
     case settingsAreRequired, settingsAreComplete, aboutIsRequired, unauthorized
     case trendingsAreRequired, castListAreRequired
     case alert(message: String)
@@ -20,9 +25,12 @@ struct AppFlow: Flow {
     mutating func navigate(to step: TestStep, context: FlowContext) -> FlowContributors<TestStep> {
         switch step {
         case .dashboardIsRequired:
-            let dashboard = FlowContributor<TestStep>.show(DashboardFlow(), stepper: OneStepper(withSingleStep: .dashboardIsRequired))
+            let dashboard = FlowContributor<TestStep>.show(
+                DashboardFlow(), stepper: OneStepper(withSingleStep: .dashboardIsRequired))
             guard !onboarded else { return .one(dashboard) }
-            return .multiple([dashboard, .present(OnboardingFlow(), stepper: OneStepper(withSingleStep: .loginIsRequired))])
+            return .multiple([
+                dashboard, .present(OnboardingFlow(), stepper: OneStepper(withSingleStep: .loginIsRequired)),
+            ])
         case .onboardingIsComplete:
             onboarded = true
             return .one(.dismiss)
@@ -91,7 +99,8 @@ struct MoviesFlow: Flow {
         case .moviesAreRequired: return .one(.push(ListPage(list: list.rawValue)))
         case .movieIsPicked(let id): return .one(.push(MoviePage(id: id)))
         case .castIsPicked(let id): return .one(.push(CastPage(id: id), allowStepWhenDismissed: true))
-        case .settingsAreRequired: return .one(.present(SettingsFlow(), stepper: OneStepper(withSingleStep: .settingsAreRequired)))
+        case .settingsAreRequired:
+            return .one(.present(SettingsFlow(), stepper: OneStepper(withSingleStep: .settingsAreRequired)))
         case .aboutIsRequired:
             aboutRequests += 1
             return .one(.present(AboutPage()))
@@ -158,15 +167,46 @@ struct SettingsFlow: Flow {
     }
 }
 
-struct LoginPage: Page { static let name = "login"; var path: String { "/onboarding/login" } }
-struct APIKeyPage: Page { static let name = "apikey"; var path: String { "/onboarding/apikey" } }
-struct ListPage: Page { static let name = "list"; var list: String; var path: String { "/\(list)" } }
-struct MoviePage: Page { static let name = "movie"; var id: Int; var path: String { "/movies/\(id)" } }
-struct CastPage: Page { static let name = "cast"; var id: Int; var path: String { "/cast/\(id)" } }
-struct TrendingPage: Page { static let name = "trending"; var path: String { "/trending" } }
-struct SettingsPage: Page { static let name = "settings"; var path: String { "/settings" } }
-struct SettingsDetailPage: Page { static let name = "settings-detail"; var section: String; var path: String { "/settings/\(section)" } }
-struct AboutPage: Page { static let name = "about"; var path: String { "/about" } }
+struct LoginPage: Page {
+    static let name = "login"
+    var path: String { "/onboarding/login" }
+}
+struct APIKeyPage: Page {
+    static let name = "apikey"
+    var path: String { "/onboarding/apikey" }
+}
+struct ListPage: Page {
+    static let name = "list"
+    var list: String
+    var path: String { "/\(list)" }
+}
+struct MoviePage: Page {
+    static let name = "movie"
+    var id: Int
+    var path: String { "/movies/\(id)" }
+}
+struct CastPage: Page {
+    static let name = "cast"
+    var id: Int
+    var path: String { "/cast/\(id)" }
+}
+struct TrendingPage: Page {
+    static let name = "trending"
+    var path: String { "/trending" }
+}
+struct SettingsPage: Page {
+    static let name = "settings"
+    var path: String { "/settings" }
+}
+struct SettingsDetailPage: Page {
+    static let name = "settings-detail"
+    var section: String
+    var path: String { "/settings/\(section)" }
+}
+struct AboutPage: Page {
+    static let name = "about"
+    var path: String { "/about" }
+}
 struct AlertPage: Page {
     static let name = "alert"
     static let allowsStepsWhenDismissed = true
@@ -176,17 +216,21 @@ struct AlertPage: Page {
 
 enum MoviesLikeApp {
     static let flows: [any Flow<TestStep>.Type] = [
-        AppFlow.self, OnboardingFlow.self, DashboardFlow.self, MoviesFlow.self, TrendingFlow.self, EmbeddedListFlow.self,
+        AppFlow.self, OnboardingFlow.self, DashboardFlow.self, MoviesFlow.self, TrendingFlow.self,
+        EmbeddedListFlow.self,
         SettingsFlow.self,
     ]
     static let pages: [any Page.Type] = [
-        LoginPage.self, APIKeyPage.self, ListPage.self, MoviePage.self, CastPage.self, TrendingPage.self, SettingsPage.self,
+        LoginPage.self, APIKeyPage.self, ListPage.self, MoviePage.self, CastPage.self, TrendingPage.self,
+        SettingsPage.self,
         SettingsDetailPage.self, AboutPage.self, AlertPage.self,
     ]
 
     /// The app, starting onboarded or not.
     static func app(onboarded: Bool = true) throws -> FlowApp<TestStep> {
-        try FlowApp(root: AppFlow(onboarded: onboarded), stepper: OneStepper(withSingleStep: .dashboardIsRequired), flows: flows, pages: pages)
+        try FlowApp(
+            root: AppFlow(onboarded: onboarded), stepper: OneStepper(withSingleStep: .dashboardIsRequired),
+            flows: flows, pages: pages)
     }
 }
 
@@ -201,8 +245,6 @@ final class RecordingObserver: NavigationObserver, @unchecked Sendable {
     func willNavigate(flow: FlowReference, step: TestStep) { lock.withLock { log.append("will \(flow) \(step)") } }
     func didNavigate(flow: FlowReference, step: TestStep) { lock.withLock { log.append("did \(flow) \(step)") } }
 }
-
-import Synchronization
 
 /// A tiny lock for the recording observer.
 final class NSLockLike: Sendable {

@@ -17,6 +17,8 @@ let startedTree = """
               list#12 /trending-cast
     """
 
-func startedStore(onboarded: Bool = true, observers: [any NavigationObserver<TestStep>] = []) async throws -> FlowTestStore<TestStep> {
+func startedStore(onboarded: Bool = true, observers: [any NavigationObserver<TestStep>] = []) async throws
+    -> FlowTestStore<TestStep>
+{
     try await FlowTestStore(app: MoviesLikeApp.app(onboarded: onboarded), observers: observers)
 }

@@ -14,19 +14,27 @@ struct API {
         var version: Int
 
         enum CodingKeys: String, CodingKey { case seq, source, outcome, actions, version }
-        struct Action: Decodable { var kind: String; var page: String?; var flow: String? }
+        struct Action: Decodable {
+            var kind: String
+            var page: String?
+            var flow: String?
+        }
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             seq = try container.decode(Int.self, forKey: .seq)
             source = try container.decode(String.self, forKey: .source)
             outcome = try container.decode(String.self, forKey: .outcome)
-            actions = try container.decode([Action].self, forKey: .actions).map { "\($0.kind) \($0.page ?? $0.flow ?? "?")" }
+            actions = try container.decode([Action].self, forKey: .actions).map {
+                "\($0.kind) \($0.page ?? $0.flow ?? "?")"
+            }
             version = try container.decode(Int.self, forKey: .version)
         }
     }
 
-    func call(_ method: String, _ path: String, json: String? = nil, headers: [(String, String)] = []) async throws -> TestResponse {
+    func call(_ method: String, _ path: String, json: String? = nil, headers: [(String, String)] = []) async throws
+        -> TestResponse
+    {
         var all = headers
         if let bearer { all.append(("Authorization", "Bearer \(bearer)")) }
         if json != nil { all.append(("Content-Type", "application/json")) }

@@ -11,7 +11,11 @@ import Testing
 /// The web tests' app: root (single) → tabs of two lists (stacks); options (a split) presented
 /// modally; help adapted to a refusal every other time; a deep link to items.
 enum WebStep: FlowStep {
-    case start, itemIsPicked(id: Int), greet(name: String, times: Int), optionsAreRequired, optionIsPicked(section: String)
+    case start
+    case itemIsPicked(id: Int)
+    case greet(name: String, times: Int)
+    case optionsAreRequired
+    case optionIsPicked(section: String)
     case optionsAreDone, helpIsRequired, noop
 }
 
@@ -80,7 +84,10 @@ struct OptionsFlow: Flow {
     }
 }
 
-struct LinkModel: Encodable { var label: String; var href: String }
+struct LinkModel: Encodable {
+    var label: String
+    var href: String
+}
 
 struct ListPage: WebPage {
     static let name = "list"
@@ -88,7 +95,10 @@ struct ListPage: WebPage {
     var kind: String
     var path: String { "/\(kind)" }
     var title: String { "List \(kind.uppercased())" }
-    struct Model: Encodable { var kind: String; var links: [LinkModel] }
+    struct Model: Encodable {
+        var kind: String
+        var links: [LinkModel]
+    }
     func validate(step: String, fields: [String: String]) -> [String: String] {
         guard step == "greet" else { return [:] }
         var errors: [String: String] = [:]
@@ -98,11 +108,13 @@ struct ListPage: WebPage {
     }
 
     func model(in context: PageContext) throws -> Model {
-        Model(kind: kind, links: [
-            LinkModel(label: "Item 7", href: context.link(to: WebStep.itemIsPicked(id: 7))),
-            LinkModel(label: "Options", href: context.link(to: WebStep.optionsAreRequired)),
-            LinkModel(label: "Help", href: context.link(to: WebStep.helpIsRequired)),
-        ])
+        Model(
+            kind: kind,
+            links: [
+                LinkModel(label: "Item 7", href: context.link(to: WebStep.itemIsPicked(id: 7))),
+                LinkModel(label: "Options", href: context.link(to: WebStep.optionsAreRequired)),
+                LinkModel(label: "Help", href: context.link(to: WebStep.helpIsRequired)),
+            ])
     }
 }
 
@@ -112,7 +124,10 @@ struct ItemPage: WebPage {
     var id: Int
     var path: String { "/items/\(id)" }
     var title: String { "Item \(id)" }
-    struct Model: Encodable { var id: Int; var next: String }
+    struct Model: Encodable {
+        var id: Int
+        var next: String
+    }
     func model(in context: PageContext) throws -> Model {
         Model(id: id, next: context.link(to: WebStep.itemIsPicked(id: id + 1)))
     }
@@ -125,7 +140,11 @@ struct GreetingPage: WebPage {
     var times: Int
     var path: String { "/greeting" }
     var title: String { "Greeting" }
-    struct Model: Encodable { var name: String; var times: Int; var greetings: Int }
+    struct Model: Encodable {
+        var name: String
+        var times: Int
+        var greetings: Int
+    }
     func model(in context: PageContext) throws -> Model {
         Model(name: name, times: times, greetings: context.services.appData(WebSessionData.self).greetings)
     }
@@ -145,9 +164,14 @@ struct OptionsPage: WebPage {
     static let template = "pages/options"
     var path: String { "/options" }
     var title: String { "Options" }
-    struct Model: Encodable { var login: String; var done: String }
+    struct Model: Encodable {
+        var login: String
+        var done: String
+    }
     func model(in context: PageContext) throws -> Model {
-        Model(login: context.link(to: WebStep.optionIsPicked(section: "login")), done: context.link(to: WebStep.optionsAreDone))
+        Model(
+            login: context.link(to: WebStep.optionIsPicked(section: "login")),
+            done: context.link(to: WebStep.optionsAreDone))
     }
 }
 
@@ -165,27 +189,31 @@ struct OptionDetailPage: WebPage {
 enum TestTemplates {
     static let files: [String: String] = [
         "layout.mustache": """
-            <!doctype html><html><head><title>{{title}}</title></head><body>
-            {{#notice}}<p class="notice">{{notice}}</p>{{/notice}}
-            {{#tabBar}}<nav class="tabs">{{#tabs}}<a class="tab{{#selected}} selected{{/selected}}" href="{{url}}">{{title}}</a>{{/tabs}}</nav>{{/tabBar}}
-            <main>{{#main.back}}<a class="back" href="{{main.back}}">Back</a>{{/main.back}}{{{main.html}}}</main>
-            {{#modal}}<div class="modal"><a class="close" href="{{close}}">Close</a>{{#back}}<a class="back" href="{{back}}">Back</a>{{/back}}{{{html}}}</div>{{/modal}}
-            </body></html>
-            """,
-        "pages/list.mustache": "<h1>List {{kind}}</h1><ul>{{#links}}<li><a href=\"{{href}}\">{{label}}</a></li>{{/links}}</ul><form method=\"post\" action=\"/_step\">{{{formFields}}}<input name=\"name\" value=\"{{form.values.name}}\">{{#form.errors.name}}<span class=\"error\">{{form.errors.name}}</span>{{/form.errors.name}}<input name=\"times\" value=\"{{form.values.times}}\">{{#form.errors.times}}<span class=\"error\">{{form.errors.times}}</span>{{/form.errors.times}}<button name=\"_step\" value=\"greet\">Greet</button></form>",
+        <!doctype html><html><head><title>{{title}}</title></head><body>
+        {{#notice}}<p class="notice">{{notice}}</p>{{/notice}}
+        {{#tabBar}}<nav class="tabs">{{#tabs}}<a class="tab{{#selected}} selected{{/selected}}" href="{{url}}">{{title}}</a>{{/tabs}}</nav>{{/tabBar}}
+        <main>{{#main.back}}<a class="back" href="{{main.back}}">Back</a>{{/main.back}}{{{main.html}}}</main>
+        {{#modal}}<div class="modal"><a class="close" href="{{close}}">Close</a>{{#back}}<a class="back" href="{{back}}">Back</a>{{/back}}{{{html}}}</div>{{/modal}}
+        </body></html>
+        """,
+        "pages/list.mustache":
+            "<h1>List {{kind}}</h1><ul>{{#links}}<li><a href=\"{{href}}\">{{label}}</a></li>{{/links}}</ul><form method=\"post\" action=\"/_step\">{{{formFields}}}<input name=\"name\" value=\"{{form.values.name}}\">{{#form.errors.name}}<span class=\"error\">{{form.errors.name}}</span>{{/form.errors.name}}<input name=\"times\" value=\"{{form.values.times}}\">{{#form.errors.times}}<span class=\"error\">{{form.errors.times}}</span>{{/form.errors.times}}<button name=\"_step\" value=\"greet\">Greet</button></form>",
         "pages/item.mustache": "<h1>Item {{id}}</h1><a class=\"next\" href=\"{{next}}\">Next</a>",
         "pages/greeting.mustache": "<h1>Hello, {{name}} ×{{times}}</h1><p class=\"count\">greetings: {{greetings}}</p>",
         "pages/help.mustache": "<h1>Help</h1>",
-        "pages/options.mustache": "<h1>Options</h1><a class=\"login\" href=\"{{login}}\">Login</a><a class=\"done\" href=\"{{done}}\">Done</a>",
+        "pages/options.mustache":
+            "<h1>Options</h1><a class=\"login\" href=\"{{login}}\">Login</a><a class=\"done\" href=\"{{done}}\">Done</a>",
         "pages/option-detail.mustache": "<h2>Option {{section}}</h2>",
     ]
 
     /// The templates in a new temporary directory, `extra` files besides (or instead).
     static func directory(extra: [String: String] = [:]) throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("flowweb-templates-\(UUID().uuidString)")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "flowweb-templates-\(UUID().uuidString)")
         for (name, text) in files.merging(extra, uniquingKeysWith: { $1 }) {
             let url = root.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try text.write(to: url, atomically: true, encoding: .utf8)
         }
         return root
@@ -212,35 +240,47 @@ struct TestSite {
         let flows = try FlowApp(
             root: RootFlow(), stepper: OneStepper(withSingleStep: WebStep.start),
             flows: [RootFlow.self, TabsFlow.self, ListFlow.self, OptionsFlow.self],
-            pages: [ListPage.self, ItemPage.self, GreetingPage.self, HelpPage.self, OptionsPage.self, OptionDetailPage.self],
+            pages: [
+                ListPage.self, ItemPage.self, GreetingPage.self, HelpPage.self, OptionsPage.self, OptionDetailPage.self,
+            ],
             appData: WebSessionData.self)
         return try WebApp(
             flows: flows,
-            pages: [ListPage.self, ItemPage.self, GreetingPage.self, HelpPage.self, OptionsPage.self, OptionDetailPage.self],
-            routes: [DeepLinkRoute("/items/{id:int}") { values, _ in
-                guard let id = values.int("id"), id <= 100 else { return nil }
-                return .itemIsPicked(id: id)
-            }],
+            pages: [
+                ListPage.self, ItemPage.self, GreetingPage.self, HelpPage.self, OptionsPage.self, OptionDetailPage.self,
+            ],
+            routes: [
+                DeepLinkRoute("/items/{id:int}") { values, _ in
+                    guard let id = values.int("id"), id <= 100 else { return nil }
+                    return .itemIsPicked(id: id)
+                }
+            ],
             siteName: "Test site")
     }
 
     /// A site on a free port; `configure` adjusts its web configuration, `store` is where its
     /// sessions go (one store may serve two sites: two instances).
     static func start(
-        sessionTTL: Int = 3600, maxBody: Int = 1 << 20, secureCookies: Bool = false, store: MemorySessionStore = MemorySessionStore(),
+        sessionTTL: Int = 3600, maxBody: Int = 1 << 20, secureCookies: Bool = false,
+        store: MemorySessionStore = MemorySessionStore(),
         templates extraTemplates: [String: String] = [:], configure: (inout WebConfiguration) -> Void = { _ in }
     ) async throws -> TestSite {
         let directory = try TestTemplates.directory(extra: extraTemplates)
         let templates = try FlowWebDefaults.templates(directory: directory.path)
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("Public"), withIntermediateDirectories: true)
-        try "body { margin: 0 }".write(to: directory.appendingPathComponent("Public/site.css"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("Public"), withIntermediateDirectories: true)
+        try "body { margin: 0 }".write(
+            to: directory.appendingPathComponent("Public/site.css"), atomically: true, encoding: .utf8)
         let clock = TestClock()
         let app = try webApp()
         var configuration = WebConfiguration(
-            sessionTTL: sessionTTL, secureCookies: secureCookies, publicDirectory: directory.appendingPathComponent("Public").path)
+            sessionTTL: sessionTTL, secureCookies: secureCookies,
+            publicDirectory: directory.appendingPathComponent("Public").path)
         configure(&configuration)
-        let responder = FlowWebResponder(app: app, store: store, templates: templates, configuration: configuration, clock: { clock.now })
-        let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, maxBodySize: maxBody), responder: responder)
+        let responder = FlowWebResponder(
+            app: app, store: store, templates: templates, configuration: configuration, clock: { clock.now })
+        let server = HTTPServer(
+            configuration: .init(host: "127.0.0.1", port: 0, maxBodySize: maxBody), responder: responder)
         try server.start()
         return TestSite(server: server, responder: responder, store: store, clock: clock, app: app)
     }
@@ -248,7 +288,8 @@ struct TestSite {
 
 /// Runs `body` with a started site and stops it afterwards.
 func withSite(
-    sessionTTL: Int = 3600, configure: (inout WebConfiguration) -> Void = { _ in }, _ body: (TestSite) async throws -> Void
+    sessionTTL: Int = 3600, configure: (inout WebConfiguration) -> Void = { _ in },
+    _ body: (TestSite) async throws -> Void
 ) async throws {
     let site = try await TestSite.start(sessionTTL: sessionTTL, configure: configure)
     do {

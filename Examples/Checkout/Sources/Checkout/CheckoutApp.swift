@@ -6,13 +6,15 @@ import FlowWeb
 public enum CheckoutApp {
     /// Every page type.
     public static let pages: [any WebPage.Type] = [
-        CartPage.self, AddressPage.self, ShippingPage.self, PaymentPage.self, ReviewPage.self, OrderPage.self, HelpPage.self, NoticePage.self,
+        CartPage.self, AddressPage.self, ShippingPage.self, PaymentPage.self, ReviewPage.self, OrderPage.self,
+        HelpPage.self, NoticePage.self,
     ]
 
     /// The app's navigation: the shop flow, started on the cart.
     public static func flows() throws -> FlowApp<CheckoutStep> {
         try FlowApp(
-            root: ShopFlow(), stepper: OneStepper(withSingleStep: CheckoutStep.cartIsRequired), flows: [ShopFlow.self], pages: pages,
+            root: ShopFlow(), stepper: OneStepper(withSingleStep: CheckoutStep.cartIsRequired), flows: [ShopFlow.self],
+            pages: pages,
             appData: CheckoutSession.self)
     }
 

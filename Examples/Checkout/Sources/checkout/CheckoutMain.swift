@@ -5,7 +5,11 @@ import FlowServerRuntime
 @main
 enum CheckoutMain {
     static func main() async {
-        await FlowServerRuntime.run(.init(name: "checkout", abstract: "Serves the checkout example: cart, address, shipping, payment, review, order.")) { _ in
+        await FlowServerRuntime.run(
+            .init(
+                name: "checkout",
+                abstract: "Serves the checkout example: cart, address, shipping, payment, review, order.")
+        ) { _ in
             try CheckoutApp.webApp()
         }
     }

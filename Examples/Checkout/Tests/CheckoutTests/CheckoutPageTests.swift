@@ -18,7 +18,9 @@ struct CheckoutPageTests {
     }
 
     /// Posts the form of `page` that sends `step`, with `fields`.
-    private func submit(_ step: String, _ fields: [(String, String)], on page: TestResponse, by browser: TestBrowser) async throws -> TestResponse {
+    private func submit(_ step: String, _ fields: [(String, String)], on page: TestResponse, by browser: TestBrowser)
+        async throws -> TestResponse
+    {
         try await browser.post("/_step", form: page.formFields + fields + [("_step", step)])
     }
 
@@ -30,33 +32,53 @@ struct CheckoutPageTests {
             #expect(try await browser.get("/").location == "/cart")
             #expect(try await browser.get("/cart").text.contains("Your cart is empty."))
             // Each link is used from a fresh rendering of the cart (a link is sent once per rendering).
-            for _ in 0..<2 { #expect(try await browser.follow("productIsAdded?id=tea", on: "/cart").location == "/cart") }
+            for _ in 0..<2 {
+                #expect(try await browser.follow("productIsAdded?id=tea", on: "/cart").location == "/cart")
+            }
             let cart = try await browser.get("/cart")
-            #expect(cart.text.contains("Green tea, 100 g × 2") && cart.text.contains("Subtotal: <strong>€13.00</strong>"))
-            #expect(try await browser.get(try #require(cart.link(containing: ">Checkout<"))).location == "/checkout/address")
+            #expect(
+                cart.text.contains("Green tea, 100 g × 2") && cart.text.contains("Subtotal: <strong>€13.00</strong>"))
+            #expect(
+                try await browser.get(try #require(cart.link(containing: ">Checkout<"))).location == "/checkout/address"
+            )
 
             var page = try await browser.get("/checkout/address")
-            let invalid = try await submit("addressIsEntered", [("name", "Ada"), ("street", ""), ("postcode", "!"), ("city", "London")], on: page, by: browser)
+            let invalid = try await submit(
+                "addressIsEntered", [("name", "Ada"), ("street", ""), ("postcode", "!"), ("city", "London")], on: page,
+                by: browser)
             #expect(invalid.status == 422)
-            #expect(invalid.text.contains("Enter the street and number.") && invalid.text.contains("Enter a postcode of 3 to 10 letters and digits."))
+            #expect(
+                invalid.text.contains("Enter the street and number.")
+                    && invalid.text.contains("Enter a postcode of 3 to 10 letters and digits."))
             #expect(invalid.text.contains(#"value="Ada""#))  // the input is kept
             #expect(try await server.session(of: browser).topURL == "/checkout/address")  // nothing changed
 
             page = invalid
-            let address = [("name", "Ada Lovelace"), ("street", "1 Analytical Row"), ("postcode", "N1 9GU"), ("city", "London")]
-            #expect(try await submit("addressIsEntered", address, on: page, by: browser).location == "/checkout/shipping")
+            let address = [
+                ("name", "Ada Lovelace"), ("street", "1 Analytical Row"), ("postcode", "N1 9GU"), ("city", "London"),
+            ]
+            #expect(
+                try await submit("addressIsEntered", address, on: page, by: browser).location == "/checkout/shipping")
             page = try await browser.get("/checkout/shipping")
-            #expect(try await submit("shippingIsChosen", [("method", "express")], on: page, by: browser).location == "/checkout/payment")
+            #expect(
+                try await submit("shippingIsChosen", [("method", "express")], on: page, by: browser).location
+                    == "/checkout/payment")
             page = try await browser.get("/checkout/payment")
-            let badEmail = try await submit("paymentIsChosen", [("method", "invoice"), ("email", "ada")], on: page, by: browser)
+            let badEmail = try await submit(
+                "paymentIsChosen", [("method", "invoice"), ("email", "ada")], on: page, by: browser)
             #expect(badEmail.status == 422 && badEmail.text.contains("Enter the email address the receipt goes to"))
-            #expect(try await submit("paymentIsChosen", [("method", "invoice"), ("email", "ada@example.com")], on: badEmail, by: browser).location == "/checkout/review")
+            #expect(
+                try await submit(
+                    "paymentIsChosen", [("method", "invoice"), ("email", "ada@example.com")], on: badEmail, by: browser
+                ).location == "/checkout/review")
 
             let review = try await browser.get("/checkout/review")
             #expect(review.text.contains("Total: <strong>€22.90</strong>") && review.text.contains("N1 9GU London"))
             #expect(try await submit("orderIsPlaced", [], on: review, by: browser).location == "/orders/ORDER00042")
             let order = try await browser.get("/orders/ORDER00042")
-            #expect(order.status == 200 && order.text.contains("Your order is confirmed; a receipt goes to ada@example.com."))
+            #expect(
+                order.status == 200
+                    && order.text.contains("Your order is confirmed; a receipt goes to ada@example.com."))
             let state = try await server.session(of: browser)
             #expect(state.topPage == "order" && state.topURL == "/orders/ORDER00042")
             #expect(orders.count == 1)
@@ -75,7 +97,9 @@ struct CheckoutPageTests {
             let fresh = server.browser()
             var answer = try await fresh.get("/orders/\(id)")
             if answer.status == 303 { answer = try await fresh.get(try #require(answer.location)) }
-            #expect(answer.status == 200 && answer.text.contains("Order \(id)") && answer.text.contains("Gooseneck kettle × 1"))
+            #expect(
+                answer.status == 200 && answer.text.contains("Order \(id)")
+                    && answer.text.contains("Gooseneck kettle × 1"))
             #expect(try await server.session(of: fresh).topURL == "/orders/\(id)")
             let unknown = try await server.browser().get("/orders/NOSUCHORDR")
             #expect(unknown.status == 404)
@@ -89,11 +113,15 @@ struct CheckoutPageTests {
             _ = try await browser.get("/")
             #expect(try await browser.follow(">Checkout<", on: "/cart").location == "/notice")
             let notice = try await browser.get("/notice")
-            #expect(notice.text.contains("Your cart is empty. Add a product before checking out.") && notice.text.contains(#"role="dialog""#))
+            #expect(
+                notice.text.contains("Your cart is empty. Add a product before checking out.")
+                    && notice.text.contains(#"role="dialog""#))
             #expect(try await server.session(of: browser).topPage == "notice")
             // Close is a visit to the page below: it is answered at once.
             let closed = try await browser.follow(#"class="close""#, on: "/notice")
-            #expect(closed.status == 200 && closed.text.contains("<h1>Your cart</h1>") && !closed.text.contains(#"role="dialog""#))
+            #expect(
+                closed.status == 200 && closed.text.contains("<h1>Your cart</h1>")
+                    && !closed.text.contains(#"role="dialog""#))
             #expect(try await server.session(of: browser).topPage == "cart")
 
             _ = try await browser.follow("productIsAdded?id=mug", on: "/cart")
@@ -123,7 +151,12 @@ struct CheckoutPageTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.copyItem(atPath: Self.templates, toPath: directory.path)
         try FileManager.default.removeItem(at: directory.appendingPathComponent("pages/review.mustache"))
-        let error = #expect(throws: WebAppError.self) { try TestServer(try CheckoutApp.webApp(), templates: directory.path) }
-        #expect(error?.message == "page \"review\" (ReviewPage) has no template \"pages/review\": looked for \(directory.path)/pages/review.mustache")
+        let error = #expect(throws: WebAppError.self) {
+            try TestServer(try CheckoutApp.webApp(), templates: directory.path)
+        }
+        #expect(
+            error?.message
+                == "page \"review\" (ReviewPage) has no template \"pages/review\": looked for \(directory.path)/pages/review.mustache"
+        )
     }
 }

@@ -7,7 +7,8 @@ enum HelloApp {
 
     static func webApp() throws -> WebApp<HelloStep> {
         let flows = try FlowApp(
-            root: HelloFlow(), stepper: OneStepper(withSingleStep: HelloStep.nameIsRequired), flows: [HelloFlow.self], pages: pages)
+            root: HelloFlow(), stepper: OneStepper(withSingleStep: HelloStep.nameIsRequired), flows: [HelloFlow.self],
+            pages: pages)
         return try WebApp(flows: flows, pages: pages, siteName: "Hello")
     }
 }

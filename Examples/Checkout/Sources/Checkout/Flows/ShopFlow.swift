@@ -62,14 +62,20 @@ public struct ShopFlow: Flow {
         case .cartIsEmpty:
             return .one(.present(NoticePage(message: "Your cart is empty. Add a product before checking out.")))
         case .addressIsEntered(let name, let street, let postcode, let city):
-            context.updateAppData(CheckoutSession.self) { $0.address = Address(name: name, street: street, postcode: postcode, city: city) }
+            context.updateAppData(CheckoutSession.self) {
+                $0.address = Address(name: name, street: street, postcode: postcode, city: city)
+            }
             return .one(.push(ShippingPage()))
         case .shippingIsChosen(let method):
-            guard catalog.shippingMethod(method) != nil, context.appData(CheckoutSession.self).address != nil else { return .none }
+            guard catalog.shippingMethod(method) != nil, context.appData(CheckoutSession.self).address != nil else {
+                return .none
+            }
             context.updateAppData(CheckoutSession.self) { $0.shipping = method }
             return .one(.push(PaymentPage()))
         case .paymentIsChosen(let method, let email):
-            guard catalog.paymentMethod(method) != nil, context.appData(CheckoutSession.self).shipping != nil else { return .none }
+            guard catalog.paymentMethod(method) != nil, context.appData(CheckoutSession.self).shipping != nil else {
+                return .none
+            }
             context.updateAppData(CheckoutSession.self) { $0.payment = Payment(method: method, email: email) }
             return .one(.push(ReviewPage()))
         case .orderIsPlaced:

@@ -45,7 +45,9 @@ public struct CartPage: WebPage {
         let session = context.services.appData(CheckoutSession.self)
         return Model(
             products: catalog.products.map { product in
-                Model.Product(name: product.name, price: euros(product.price), add: context.link(to: CheckoutStep.productIsAdded(id: product.id)))
+                Model.Product(
+                    name: product.name, price: euros(product.price),
+                    add: context.link(to: CheckoutStep.productIsAdded(id: product.id)))
             },
             lines: session.cart.compactMap { line in
                 catalog.product(line.product).map { product in
@@ -56,7 +58,8 @@ public struct CartPage: WebPage {
                 }
             },
             hasLines: !session.cart.isEmpty,
-            subtotal: euros(catalog.subtotal(of: session.cart)), checkout: context.link(to: CheckoutStep.checkoutIsRequired),
+            subtotal: euros(catalog.subtotal(of: session.cart)),
+            checkout: context.link(to: CheckoutStep.checkoutIsRequired),
             help: context.link(to: CheckoutStep.helpIsRequired), orders: session.orders,
             hasOrders: !session.orders.isEmpty)
     }

@@ -20,7 +20,9 @@ struct OrderSummary: Encodable {
     init(_ session: CheckoutSession, catalog: Catalog) {
         let shipping = session.shipping.flatMap(catalog.shippingMethod)
         lines = session.cart.compactMap { line in
-            catalog.product(line.product).map { Line(name: $0.name, quantity: line.quantity, total: euros($0.price * line.quantity)) }
+            catalog.product(line.product).map {
+                Line(name: $0.name, quantity: line.quantity, total: euros($0.price * line.quantity))
+            }
         }
         address = session.address
         self.shipping = shipping.map(Self.describe) ?? "not chosen"

@@ -19,17 +19,24 @@ public struct AddressPage: WebPage {
     }
 
     public func model(in context: PageContext) throws -> Model {
-        Model(saved: context.services.appData(CheckoutSession.self).address, help: context.link(to: CheckoutStep.helpIsRequired))
+        Model(
+            saved: context.services.appData(CheckoutSession.self).address,
+            help: context.link(to: CheckoutStep.helpIsRequired))
     }
 
     public func validate(step: String, fields: [String: String]) -> [String: String] {
         var errors: [String: String] = [:]
-        for (field, message) in [("name", "Enter who receives the parcel."), ("street", "Enter the street and number."), ("city", "Enter the city.")]
+        for (field, message) in [
+            ("name", "Enter who receives the parcel."), ("street", "Enter the street and number."),
+            ("city", "Enter the city."),
+        ]
         where fields[field, default: ""].trimmingCharacters(in: .whitespaces).isEmpty {
             errors[field] = message
         }
         let postcode = fields["postcode", default: ""].trimmingCharacters(in: .whitespaces)
-        if !(3...10).contains(postcode.count) || !postcode.allSatisfy({ $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" }) {
+        if !(3...10).contains(postcode.count)
+            || !postcode.allSatisfy({ $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" })
+        {
             errors["postcode"] = "Enter a postcode of 3 to 10 letters and digits."
         }
         return errors
@@ -63,7 +70,10 @@ public struct ShippingPage: WebPage {
         let catalog = context.services.catalog
         let chosen = context.services.appData(CheckoutSession.self).shipping ?? catalog.shippingMethods.first?.id
         return Model(
-            methods: catalog.shippingMethods.map { Model.Method(id: $0.id, name: $0.name, price: $0.price == 0 ? "free" : euros($0.price), checked: $0.id == chosen) },
+            methods: catalog.shippingMethods.map {
+                Model.Method(
+                    id: $0.id, name: $0.name, price: $0.price == 0 ? "free" : euros($0.price), checked: $0.id == chosen)
+            },
             help: context.link(to: CheckoutStep.helpIsRequired))
     }
 

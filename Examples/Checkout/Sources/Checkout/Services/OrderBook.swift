@@ -76,7 +76,8 @@ public final class OrderBook: Sendable {
         return orders.withLock { orders in
             var id = newID()
             while orders[id] != nil { id = newID() }
-            orders[id] = Order(id: id, lines: lines, address: address, shipping: shipping, payment: method, email: payment.email)
+            orders[id] = Order(
+                id: id, lines: lines, address: address, shipping: shipping, payment: method, email: payment.email)
             return id
         }
     }
