@@ -149,3 +149,23 @@ class Demo:
 @pytest.fixture
 def demo(browser, base_url):
     return Demo(browser, base_url)
+
+
+def banner_after_a_step_in_another_tab(browser, base_a, base_b):
+    """Live tabs: onboards in a first tab on `base_a`, opens the wishlist in a second tab on
+    `base_b` and picks a movie there, then waits (5 s at most) for the first tab's banner. Answers
+    the first tab's `Demo` and the seconds from the step to the banner."""
+    first = Demo(browser, base_a)
+    first.onboard()
+    first.wait_for_path("/wishlist")
+    first_tab = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    second = Demo(browser, base_b)
+    second.open("/wishlist")
+    second.wait_for_path("/wishlist")
+    second.click_link("Alien")
+    second.wait_for_path("/movies/1")
+    stepped = time.monotonic()
+    browser.switch_to.window(first_tab)
+    WebDriverWait(browser, 5, poll_frequency=0.02).until(lambda d: d.find_elements("css selector", ".live-banner a"))
+    return first, time.monotonic() - stepped
