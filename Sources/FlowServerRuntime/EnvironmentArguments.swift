@@ -10,6 +10,9 @@ enum EnvironmentArguments {
     ]
     /// The on/off flags that an environment variable may set.
     static let flags = ["secure-cookies"]
+    /// The flags that are on by default, which an environment variable may switch off
+    /// (`FLOWSERVER_INSPECTOR=0` → `--no-inspector`) or on.
+    static let onByDefault = ["inspector", "metrics"]
 
     /// The environment's flags followed by `arguments`: the server's options and flags, and
     /// `appOptions` and `appFlags` (an app's own, by flag name).
@@ -28,6 +31,14 @@ enum EnvironmentArguments {
             switch value.lowercased() {
             case "1", "true", "yes", "on": result.append("--\(name)")
             case "0", "false", "no", "off", "": break
+            default: throw Failure(variable: variable(for: name), value: value)
+            }
+        }
+        for name in onByDefault {
+            guard let value = environment[variable(for: name)] else { continue }
+            switch value.lowercased() {
+            case "1", "true", "yes", "on": result.append("--\(name)")
+            case "0", "false", "no", "off", "": result.append("--no-\(name)")
             default: throw Failure(variable: variable(for: name), value: value)
             }
         }

@@ -176,7 +176,7 @@ public enum FlowServerRuntime {
             sessionSecret: secret, newSessionsPerMinute: options.newSessionsPerMinute,
             newSessionBurst: options.newSessionBurst,
             trustedProxies: Set(options.trustedProxies), eventStreamsPerSession: options.maxEventStreamsPerSession,
-            eventStreams: options.maxEventStreams)
+            eventStreams: options.maxEventStreams, inspectorEnabled: options.inspector, metricsEnabled: options.metrics)
     }
 
     private static func serverConfiguration(_ options: ServerOptions) -> HTTPServer.Configuration {

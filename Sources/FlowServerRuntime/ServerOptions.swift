@@ -131,6 +131,17 @@ public struct ServerOptions: ParsableArguments, Sendable {
     @Flag(name: .customLong("secure-cookies"), help: "Add Secure to the session cookie (serve over HTTPS).")
     public var secureCookies = false
 
+    /// `--inspector` / `--no-inspector`: whether `GET /_inspector` shows a session's tree, app data
+    /// and history to its browser (on by default).
+    @Flag(
+        name: .customLong("inspector"), inversion: .prefixedNo,
+        help: "Serve /_inspector, where a browser sees its session's tree, app data and history.")
+    public var inspector = true
+
+    /// `--metrics` / `--no-metrics`: whether `GET /metrics` shows the service's metrics (on by default).
+    @Flag(name: .customLong("metrics"), inversion: .prefixedNo, help: "Serve the Prometheus metrics at /metrics.")
+    public var metrics = true
+
     /// `--log-level`: trace, debug, info, notice, warning, error or critical.
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     public var logLevel = Logger.Level.info

@@ -10,7 +10,25 @@ struct EnvironmentVariableTests {
         let help = AppCommand<NoAppOptions>.helpMessage(columns: 1000)
         let flags = Set(help.matches(of: /--([a-z][a-z-]*)/).map { String($0.output.1) }).subtracting(["help"])
         #expect(flags.contains("port") && flags.contains("trusted-proxy"), "the flags were read from --help")
-        #expect(flags == Set(EnvironmentArguments.options + EnvironmentArguments.flags))
+        let onByDefault = EnvironmentArguments.onByDefault
+        #expect(
+            flags
+                == Set(
+                    EnvironmentArguments.options + EnvironmentArguments.flags + onByDefault
+                        + onByDefault.map { "no-\($0)" }))
+    }
+
+    @Test("a flag on by default is switched off by its variable set to 0, and on again by the command line")
+    func onByDefault() throws {
+        let off = try EnvironmentArguments.merged(["FLOWSERVER_INSPECTOR": "0", "FLOWSERVER_METRICS": "no"], with: [])
+        let parsedOff = try AppCommand<NoAppOptions>.parse(off)
+        #expect(!parsedOff.server.inspector && !parsedOff.server.metrics)
+        let again = try AppCommand<NoAppOptions>.parse(
+            try EnvironmentArguments.merged(["FLOWSERVER_INSPECTOR": "0"], with: ["--inspector"]))
+        #expect(again.server.inspector && again.server.metrics)
+        #expect(throws: EnvironmentArguments.Failure.self) {
+            try EnvironmentArguments.merged(["FLOWSERVER_METRICS": "maybe"], with: [])
+        }
     }
 
     @Test("a list flag takes its variable as one value; the command line still wins")

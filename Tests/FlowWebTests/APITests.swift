@@ -131,6 +131,9 @@ struct APITests {
             ("GET", "/api/v1/session/history?after=2", nil, 404),
             ("PUT", "/api/v1/session", nil, 405),
             ("GET", "/api/v1/nothing", nil, 404),
+            ("GET", "/api/v1/sessions", nil, 405),
+            ("DELETE", "/api/v1/session/steps", nil, 405),
+            ("POST", "/api/v2/session", nil, 404),
         ])
     func badInput(method: String, path: String, json: String?, status: Int) async throws {
         try await withSite { site in

@@ -2,75 +2,89 @@ import FlowCore
 import MicroHTTP
 
 extension FlowWebResponder {
-    /// `/api/v1/…` (Docs/CONTRACT.md §5): JSON in and out, problem+json errors.
-    func respondToAPI(_ request: Request, path: [String]) async -> Response {
-        do {
-            return try await api(request, path: path)
-        } catch {
-            return error.problem
+    /// `/api/v1/…` (Docs/CONTRACT.md §5): JSON in and out, problem+json errors. Paths under
+    /// `/api/` that no call has are `404`, calls sent with another method `405`, both as problems.
+    func registerAPI(on router: inout Router) {
+        router.add(.post, "/api/v1/sessions", handler: api(FlowWebResponder.createSession))
+        router.add(.get, "/api/v1/session", handler: api(FlowWebResponder.state))
+        router.add(.delete, "/api/v1/session", handler: api(FlowWebResponder.deleteSession))
+        router.add(.get, "/api/v1/session/events", handler: api(FlowWebResponder.sessionEvents))
+        router.add(.get, "/api/v1/session/history", handler: api(FlowWebResponder.history))
+        router.add(.post, "/api/v1/session/steps", handler: api(FlowWebResponder.sendStep))
+        router.add(.post, "/api/v1/session/visits", handler: api(FlowWebResponder.sendVisit))
+        router.addForAnyMethod("/api/**") { request, _ in
+            WebError.notFound("No API call at \(request.path).").problem
         }
     }
 
-    private func api(_ request: Request, path: [String]) async throws(WebError) -> Response {
-        let method = request.method
-        switch path {
-        case ["sessions"]:
-            guard method == .post else { throw .methodNotAllowed("POST") }
-            let session = try await sessions.create(client: clientAddress(request))
-            return try json(
-                CreatedDocument(session: session.record.id, state: try StateDocument(session)), status: .created)
-        case ["session"]:
-            switch method {
-            case .get, .head:
-                return try json(try StateDocument(try await authenticated(request)))
-            case .delete:
-                let session = try await authenticated(request, changing: true)
-                try await sessions.delete(session)
-                return Response(status: .noContent)
-            default:
-                throw .methodNotAllowed("GET, HEAD, DELETE")
-            }
-        case ["session", "events"]:
-            guard method == .get || method == .head else { throw .methodNotAllowed("GET, HEAD") }
-            return events(of: try await authenticated(request), for: request)
-        case ["session", "history"]:
-            guard method == .get || method == .head else { throw .methodNotAllowed("GET, HEAD") }
-            let session = try await authenticated(request)
-            let (after, limit) = try historyWindow(request)
-            guard after <= session.record.lastSeq else {
-                throw .notFound(
-                    "There is no entry \(after) in this session's history (the last is \(session.record.lastSeq)).")
-            }
-            let entries = try await sessions.history(session, after: after, limit: limit + 1)
-            let shown = Array(entries.prefix(limit))
-            return try json(HistoryPageDocument(entries: shown, next: entries.count > limit ? shown.last?.seq : nil))
-        case ["session", "steps"]:
-            guard method == .post else { throw .methodNotAllowed("POST") }
-            let session = try await authenticated(request, changing: true)
-            let body: StepBody = try decodeJSON(request)
-            let step: Step
-            do { step = try body.step.decode(as: Step.self) } catch {
-                throw .badRequest("Cannot send this step: \(error).")
-            }
-            let parsed = StepRequest(
-                wire: body.step, from: body.from.map(NodeID.init(rawValue:)), fromTop: body.from == nil, render: nil,
-                csrf: nil, source: .api)
-            let (_, updated) = try await applyStep(step, parsed, to: session)
-            return try await entryAndState(updated)
-        case ["session", "visits"]:
-            guard method == .post else { throw .methodNotAllowed("POST") }
-            let session = try await authenticated(request, changing: true)
-            let body: VisitBody = try decodeJSON(request)
-            let updated = try await visit(body.url, in: session)
-            return try await entryAndState(updated)
-        default:
-            throw .notFound("No API call at /api/v1/\(path.joined(separator: "/")).")
+    /// A route handler that answers with `call`'s document, or its error as a problem.
+    private func api(
+        _ call: @escaping @Sendable (FlowWebResponder) -> @Sendable (Request) async throws(WebError) -> Response
+    )
+        -> Router.Handler
+    {
+        { [unowned self] request, _ in
+            do throws(WebError) { return try await call(self)(request) } catch { return error.problem }
         }
+    }
+
+    private func sessionEvents(_ request: Request) async throws(WebError) -> Response {
+        events(of: try await authenticated(request), for: request)
+    }
+
+    private func createSession(_ request: Request) async throws(WebError) -> Response {
+        let session = try await sessions.create(client: clientAddress(request))
+        return try Response.json(
+            CreatedDocument(session: session.record.id, state: try StateDocument(session)), status: .created)
+    }
+
+    private func state(_ request: Request) async throws(WebError) -> Response {
+        try Response.json(try StateDocument(try await authenticated(request)))
+    }
+
+    private func deleteSession(_ request: Request) async throws(WebError) -> Response {
+        let session = try await authenticated(request, changing: true)
+        try await sessions.delete(session)
+        return Response(status: .noContent)
+    }
+
+    private func history(_ request: Request) async throws(WebError) -> Response {
+        let session = try await authenticated(request)
+        let (after, limit) = try historyWindow(request)
+        guard after <= session.record.lastSeq else {
+            throw .notFound(
+                "There is no entry \(after) in this session's history (the last is \(session.record.lastSeq)).")
+        }
+        let entries = try await sessions.history(session, after: after, limit: limit + 1)
+        let shown = Array(entries.prefix(limit))
+        return try Response.json(
+            HistoryPageDocument(entries: shown, next: entries.count > limit ? shown.last?.seq : nil))
+    }
+
+    private func sendStep(_ request: Request) async throws(WebError) -> Response {
+        let session = try await authenticated(request, changing: true)
+        let body: StepBody = try decodeJSON(request)
+        let step: Step
+        do { step = try body.step.decode(as: Step.self) } catch {
+            throw .badRequest("Cannot send this step: \(error).")
+        }
+        let parsed = StepRequest(
+            wire: body.step, from: body.from.map(NodeID.init(rawValue:)), fromTop: body.from == nil, render: nil,
+            csrf: nil, source: .api)
+        let (_, updated) = try await applyStep(step, parsed, to: session)
+        return try await entryAndState(updated)
+    }
+
+    private func sendVisit(_ request: Request) async throws(WebError) -> Response {
+        let session = try await authenticated(request, changing: true)
+        let body: VisitBody = try decodeJSON(request)
+        let updated = try await visit(body.url, in: session)
+        return try await entryAndState(updated)
     }
 
     /// The session named by `Authorization: Bearer <id>` or the cookie; a cookie-authenticated
     /// change needs the session's CSRF token in `X-CSRF-Token`.
-    private func authenticated(_ request: Request, changing: Bool = false) async throws(WebError) -> LoadedSession {
+    func authenticated(_ request: Request, changing: Bool = false) async throws(WebError) -> LoadedSession {
         if let authorization = request.headers["Authorization"] {
             let parts = authorization.split(separator: " ", maxSplits: 1)
             guard parts.count == 2, parts[0].lowercased() == "bearer" else {
@@ -164,7 +178,7 @@ extension FlowWebResponder {
             entry = try await sessions.history(session, after: session.record.lastSeq - 1, limit: 1).first
         }
         guard let entry else { throw .internalError("the navigation's history entry is missing") }
-        return try json(NavigationDocument(entry: entry, state: try StateDocument(session)))
+        return try Response.json(NavigationDocument(entry: entry, state: try StateDocument(session)))
     }
 
     private func decodeJSON<Body: Decodable>(_ request: Request) throws(WebError) -> Body {
@@ -191,15 +205,5 @@ extension FlowWebResponder {
                 : "\"\(context.codingPath.map(\.stringValue).joined(separator: "."))\": \(context.debugDescription)"
         @unknown default: "\(error)"
         }
-    }
-
-    private func json(_ value: some Encodable, status: HTTPStatus = .ok) throws(WebError) -> Response {
-        let body: [UInt8]
-        do { body = try CompactJSONEncoder().encode(value) } catch {
-            throw .internalError("cannot encode the answer: \(error)")
-        }
-        return Response(
-            status: status, headers: ["Content-Type": MediaType.json.description, "Cache-Control": "no-store"],
-            body: body)
     }
 }

@@ -1,4 +1,5 @@
 import FlowCore
+import MicroHTTP
 import MustacheTemplates
 
 /// An app as the web layer serves it: its flows, its services, its deep links and how its
@@ -21,6 +22,12 @@ public struct WebApp<Step: FlowStep>: Sendable {
     /// A tab's label, given its flow; by default the title of the tab's first page. Like page
     /// titles, read once per version of a session on each thread: derive it from the tree.
     public let tabTitle: (@Sendable (FlowNode, NavigationTree) -> String)?
+    /// The app's own HTTP routes (JSON endpoints, webhooks, downloads), tried after FlowWeb's and
+    /// before pages.
+    public let routeCollections: [any WebRouteCollection<Step>]
+    /// The app's middleware, in the order requests pass through it, after FlowWeb's own (metrics,
+    /// security headers).
+    public let middleware: [any HTTPMiddleware]
     /// What rendering pages needs of this app.
     let pages: WebAppPages
 
@@ -30,7 +37,8 @@ public struct WebApp<Step: FlowStep>: Sendable {
     public init(
         flows: FlowApp<Step>, pages: [any WebPage.Type], routes: [DeepLinkRoute<Step>] = [],
         context: FlowContext = FlowContext(),
-        siteName: String = "FlowServer", tabTitle: (@Sendable (FlowNode, NavigationTree) -> String)? = nil
+        siteName: String = "FlowServer", tabTitle: (@Sendable (FlowNode, NavigationTree) -> String)? = nil,
+        routeCollections: [any WebRouteCollection<Step>] = [], middleware: [any HTTPMiddleware] = []
     ) throws(WebAppError) {
         var renderers: [String: PageRenderer] = [:]
         for type in pages { renderers[type.name] = PageRenderer(type) }
@@ -42,6 +50,8 @@ public struct WebApp<Step: FlowStep>: Sendable {
         self.routes = routes
         self.siteName = siteName
         self.tabTitle = tabTitle
+        self.routeCollections = routeCollections
+        self.middleware = middleware
         self.pages = WebAppPages(renderers: renderers, siteName: siteName, tabTitle: tabTitle, services: context)
     }
 

@@ -7,9 +7,6 @@ extension FlowWebResponder {
     /// or `?version=` from the page. Without a session: `204`, which tells a browser's
     /// `EventSource` not to try again, and no cookie.
     func respondToEvents(_ request: Request) async -> Response {
-        guard request.method == .get || request.method == .head else {
-            return composer.errorPage(.methodNotAllowed("GET, HEAD"), topURL: nil)
-        }
         var session: LoadedSession?
         if let id = request.cookie(configuration.sessionCookieName) {
             do { session = try await sessions.load(id) } catch { return error.problem }

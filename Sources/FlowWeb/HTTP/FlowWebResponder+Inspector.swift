@@ -5,27 +5,16 @@ extension FlowWebResponder {
     /// `GET /_inspector`: the session's tree drawn as nested boxes, its app data, and its history
     /// as a table, linking to the JSON API. It shows the Coordinator pattern at work.
     func respondToInspector(_ request: Request) async -> Response {
-        guard request.method == .get || request.method == .head else {
-            return composer.errorPage(.methodNotAllowed("GET, HEAD"), topURL: nil)
-        }
-        var session: LoadedSession?
-        var setCookie = false
-        do {
-            let loaded = try await browserSession(request)
-            session = loaded.0
-            setCookie = loaded.setCookie
-            let entries = try await sessions.history(loaded.0, after: max(0, loaded.0.record.lastSeq - 200), limit: 200)
+        await withBrowserSession(request) { session async throws(WebError) in
+            let entries = try await sessions.history(session, after: max(0, session.record.lastSeq - 200), limit: 200)
             let html =
                 "<div class=\"inspector\"><h1>Inspector</h1>"
-                + "<p>Session \(Self.escape(String(loaded.0.record.id.prefix(8))))…, version \(loaded.0.record.version). "
+                + "<p>Session \(Self.escape(String(session.record.id.prefix(8))))…, version \(session.record.version). "
                 + "JSON: <a href=\"/api/v1/session\">state</a>, <a href=\"/api/v1/session/history\">history</a>.</p>"
-                + "<h2>Tree</h2>" + treeHTML(loaded.0.tree.root, top: loaded.0.tree.top?.id, label: "")
-                + "<h2>App data</h2><pre class=\"app-data\">\(Self.escape(String(decoding: loaded.0.record.appData, as: UTF8.self)))</pre>"
+                + "<h2>Tree</h2>" + treeHTML(session.tree.root, top: session.tree.top?.id, label: "")
+                + "<h2>App data</h2><pre class=\"app-data\">\(Self.escape(String(decoding: session.record.appData, as: UTF8.self)))</pre>"
                 + "<h2>History</h2>" + historyHTML(entries.reversed()) + "</div>"
-            return finish(
-                composer.layout(title: "Inspector", html: html, session: loaded.0), setCookieFor: loaded.0, setCookie)
-        } catch {
-            return finish(composer.errorPage(error, topURL: session?.tree.top?.url), setCookieFor: session, setCookie)
+            return (composer.layout(title: "Inspector", html: html, session: session), session)
         }
     }
 

@@ -7,20 +7,7 @@ extension FlowWebResponder {
 
     /// `GET /`, page visits, deep links and `404` (Docs/CONTRACT.md §2).
     func respondToPage(_ request: Request) async -> Response {
-        guard request.method == .get || request.method == .head else {
-            return composer.errorPage(.methodNotAllowed("GET, HEAD"), topURL: nil)
-        }
-        var session: LoadedSession?
-        var setCookie = false
-        do {
-            let loaded = try await browserSession(request)
-            session = loaded.0
-            setCookie = loaded.setCookie
-            let response = try await page(request, loaded.0)
-            return finish(response.0, setCookieFor: response.1, setCookie)
-        } catch {
-            return finish(composer.errorPage(error, topURL: session?.tree.top?.url), setCookieFor: session, setCookie)
-        }
+        await withBrowserSession(request) { session async throws(WebError) in try await page(request, session) }
     }
 
     /// The session's current page when it is what `request` asks for and the session reads

@@ -18,38 +18,24 @@ extension FlowWebResponder {
 
     /// `/_step` (Docs/CONTRACT.md §3): always `303` to the resulting top page, or an error page.
     func respondToStep(_ request: Request) async -> Response {
-        var session: LoadedSession?
-        var setCookie = false
-        do {
+        await withBrowserSession(request) { session async throws(WebError) in
             guard request.headers["Sec-Fetch-Site"]?.lowercased() != "cross-site" else {
                 throw WebError.forbidden("Steps cannot be sent from another site.")
             }
             let parsed = try parseStep(request)
-            let loaded = try await browserSession(request)
-            session = loaded.0
-            setCookie = loaded.setCookie
             if request.method == .post {
-                guard let token = parsed.csrf, Self.constantTimeEqual(token, loaded.0.record.csrfToken) else {
+                guard let token = parsed.csrf, Self.constantTimeEqual(token, session.record.csrfToken) else {
                     throw WebError.forbidden(
                         "The form's security token is missing or out of date. Reload the page and try again.")
                 }
             }
-            if parsed.source == .form, let invalid = try invalidForm(parsed, in: loaded.0) {
-                return finish(invalid, setCookieFor: loaded.0, setCookie)
-            }
+            if parsed.source == .form, let invalid = try invalidForm(parsed, in: session) { return (invalid, session) }
             let step: Step
             do { step = try parsed.wire.decode(as: Step.self) } catch {
                 throw WebError.badRequest("Cannot send this step: \(error).")
             }
-            let (location, updated) = try await applyStep(step, parsed, to: loaded.0)
-            session = updated
-            return finish(redirect(location), setCookieFor: updated, setCookie)
-        } catch let error as WebError {
-            return finish(composer.errorPage(error, topURL: session?.tree.top?.url), setCookieFor: session, setCookie)
-        } catch {
-            return finish(
-                composer.errorPage(.internalError("\(error)"), topURL: session?.tree.top?.url), setCookieFor: session,
-                setCookie)
+            let (location, updated) = try await applyStep(step, parsed, to: session)
+            return (redirect(location), updated)
         }
     }
 

@@ -11,6 +11,11 @@ import MustacheTemplates
 /// let responder = FlowWebResponder(app: webApp, store: MemorySessionStore(), templates: templates)
 /// let server = HTTPServer(configuration: .init(port: 8080), responder: responder)
 /// ```
+///
+/// Requests pass through the middleware first (metrics, security headers, then the app's
+/// ``WebApp/middleware`` in its order) and are then routed: `/healthz`, `/metrics`, `/public/…`,
+/// `/api/v1/…`, `/_step…`, `/_inspector`, `/_events`, the app's ``WebApp/routeCollections``, and
+/// last every other `GET` as a page, a visit or a deep link.
 public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
     let sessions: SessionService<Step>
     /// Reloads of the current page on the server's thread, when the store reads without waiting.
@@ -23,6 +28,10 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
     let logger: Logger
     /// The metrics `GET /metrics` shows.
     public let metrics: WebMetrics
+    /// The routes the app adds (see ``WebApp/routeCollections``).
+    let appRoutes: [any WebRouteCollection<Step>]
+    /// The middleware and the router, as requests go through them; set once, by `init`.
+    private let chain = ResponderSlot()
 
     /// A responder for `app`, keeping sessions in `store`, rendering with `templates`.
     public init(
@@ -53,108 +62,111 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
         self.configuration = configuration
         staticFiles = configuration.publicDirectory.map { StaticFiles(directory: $0, urlPrefix: "/public") }
         self.logger = logger
+        appRoutes = app.routeCollections
+        let router = router
+        var appRouter = Router()
+        for collection in appRoutes { collection.register(on: &appRouter, sessions: BrowserSessions(self)) }
+        let labels = RequestLabels(appRoutes: appRoutes.isEmpty ? nil : appRouter)
+        chain.set(
+            router.wrapped(
+                in: [RequestMetricsMiddleware(metrics: metrics, labels: labels), SecurityHeadersMiddleware(security)]
+                    + app.middleware))
+    }
+
+    /// FlowWeb's routes and the app's, in the order they are tried.
+    private var router: Router {
+        var router = Router(
+            notFound: { [unowned self] request in
+                errorResponse(.notFound("There is no page at \(request.path)."), request)
+            },
+            methodNotAllowed: { [unowned self] request, allow in errorResponse(.methodNotAllowed(allow), request) },
+            rejected: { [unowned self] rejection in
+                composer.errorPage(
+                    WebError(
+                        rejection.status, rejection.status == .contentTooLarge ? "Content too large" : "Bad request",
+                        rejection.message), topURL: nil)
+            })
+        router.add(.get, "/healthz") { _, _ in .text("ok") }
+        if configuration.metricsEnabled {
+            router.add(.get, "/metrics", handler: { [unowned self] _, _ in await metricsPage() })
+        }
+        router.add(.get, "/public/**") { [unowned self] request, _ in await publicFile(request) }
+        registerAPI(on: &router)
+        router.addForAnyMethod("/_step/**") { [unowned self] request, _ in await respondToStep(request) }
+        if configuration.inspectorEnabled {
+            router.add(.get, "/_inspector") { [unowned self] request, _ in await respondToInspector(request) }
+        }
+        router.add(.get, "/_events") { [unowned self] request, _ in await respondToEvents(request) }
+        let sessions = BrowserSessions(self)
+        for collection in appRoutes { collection.register(on: &router, sessions: sessions) }
+        router.add(
+            .get, "/**", immediate: { [unowned self] request, _ in currentPageImmediately(request) },
+            handler: { [unowned self] request, _ in await respondToPage(request) })
+        return router
     }
 
     public func respond(to request: Request) async -> Response {
-        let started = ContinuousClock.now
-        let route = Route(request.pathSegments)
-        var response = await dispatch(request, to: route)
-        security.complete(&response)
-        metrics.recordRequest(
-            route: route.rawValue, status: response.status.code, duration: ContinuousClock.now - started)
-        return response
+        await chain.responder.respond(to: request)
     }
 
     /// A page request that only shows the session's current page, answered on the server's
     /// thread when the store reads without waiting (see `FastPagePath`); `nil` for everything
     /// else, which ``respond(to:)`` answers.
     public func immediateResponse(to request: Request) -> Response? {
-        let started = ContinuousClock.now
-        guard Route(request.pathSegments) == .page, let response = currentPageImmediately(request) else { return nil }
-        recordPage(response, since: started)
-        return response
-    }
-
-    /// Records an immediate page in the metrics. Apart, so that the metrics object is read only
-    /// here: read before the page was made, it was retained across making it, a count every
-    /// thread wrote on every page.
-    @inline(never)
-    private func recordPage(_ response: borrowing Response, since started: ContinuousClock.Instant) {
-        metrics.recordRequest(
-            route: Route.page.rawValue, status: response.status.code, duration: ContinuousClock.now - started)
-    }
-
-    /// What a request is for, by its path; the raw value names it in the metrics.
-    enum Route: String {
-        case healthz, metrics, `public`, api, step, inspector, events, page
-
-        init(_ segments: [String]) {
-            switch segments.first {
-            case "healthz" where segments.count == 1: self = .healthz
-            case "metrics" where segments.count == 1: self = .metrics
-            case "public": self = .public
-            case "api" where segments.count >= 2 && segments[1] == "v1": self = .api
-            case "_step": self = .step
-            case "_inspector" where segments.count == 1: self = .inspector
-            case "_events" where segments.count == 1: self = .events
-            default: self = .page
-            }
-        }
-    }
-
-    private func dispatch(_ request: Request, to route: Route) async -> Response {
-        switch route {
-        case .healthz:
-            guard request.method == .get || request.method == .head else {
-                return composer.errorPage(.methodNotAllowed("GET, HEAD"), topURL: nil)
-            }
-            return .text("ok")
-        case .metrics:
-            guard request.method == .get || request.method == .head else {
-                return composer.errorPage(.methodNotAllowed("GET, HEAD"), topURL: nil)
-            }
-            if let live = try? await sessions.store.liveCount(now: sessions.clock()) { metrics.setLiveSessions(live) }
-            return Response(
-                status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: metrics.text)
-        case .public:
-            // The app's own file first; FlowServer's default of that name otherwise.
-            if let staticFiles {
-                let response = await staticFiles.respond(to: request)
-                guard response.status == .notFound, FlowWebDefaults.publicResponder.serves(request) else {
-                    return response
-                }
-            }
-            return await FlowWebDefaults.publicResponder.respond(to: request)
-        case .api:
-            return await respondToAPI(request, path: Array(request.pathSegments.dropFirst(2)))
-        case .step:
-            return await respondToStep(request)
-        case .inspector:
-            return await respondToInspector(request)
-        case .events:
-            return await respondToEvents(request)
-        case .page:
-            return await respondToPage(request)
-        }
+        chain.responder.immediateResponse(to: request)
     }
 
     public func response(for rejection: RequestRejection) -> Response {
-        composer.errorPage(
-            WebError(
-                rejection.status, rejection.status == .contentTooLarge ? "Content too large" : "Bad request",
-                rejection.message), topURL: nil)
+        chain.responder.response(for: rejection)
+    }
+
+    /// `error` as the request's part of the site answers errors: a problem document under
+    /// `/api/`, an error page elsewhere.
+    func errorResponse(_ error: WebError, _ request: Request) -> Response {
+        request.pathSegments.first == "api" ? error.problem : composer.errorPage(error, topURL: nil)
+    }
+
+    /// `GET /metrics`: every metric in Prometheus' text format, live sessions counted first.
+    private func metricsPage() async -> Response {
+        if let live = try? await sessions.store.liveCount(now: sessions.clock()) { metrics.setLiveSessions(live) }
+        return Response(
+            status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: metrics.text)
+    }
+
+    /// `GET /public/…`: the app's own file first; FlowServer's default of that name otherwise.
+    private func publicFile(_ request: Request) async -> Response {
+        if let staticFiles {
+            let response = await staticFiles.respond(to: request)
+            guard response.status == .notFound, FlowWebDefaults.publicResponder.serves(request) else {
+                return response
+            }
+        }
+        return await FlowWebDefaults.publicResponder.respond(to: request)
     }
 
     // MARK: Sessions
 
-    /// The browser's session, or a new one at the app's initial state, not stored (with its
-    /// cookie to set).
-    func browserSession(_ request: Request) async throws(WebError) -> (LoadedSession, setCookie: Bool) {
-        var found: LoadedSession?
-        if let id = request.cookie(configuration.sessionCookieName) { found = try await sessions.loadForUse(id) }
-        var session = if let found { found } else { try await sessions.fresh() }
-        session.client = clientAddress(request)
-        return (session, found == nil)
+    /// Answers `request` with what `body` makes of the browser's session — the cookie's, or a new
+    /// one at the app's initial state, not stored — with the cookie of a new session on a page or
+    /// a redirect, and a thrown error as an error page linking to the session's current page.
+    /// `body` returns its answer and the session as it left it.
+    func withBrowserSession(
+        _ request: Request, _ body: (LoadedSession) async throws(WebError) -> (Response, LoadedSession)
+    ) async -> Response {
+        var session: LoadedSession?
+        var isNew = false
+        do {
+            var found: LoadedSession?
+            if let id = request.cookie(configuration.sessionCookieName) { found = try await sessions.loadForUse(id) }
+            var loaded = if let found { found } else { try await sessions.fresh() }
+            loaded.client = clientAddress(request)
+            session = loaded
+            isNew = found == nil
+            let (response, final) = try await body(loaded)
+            return finish(response, setCookieFor: final, isNew)
+        } catch {
+            return finish(composer.errorPage(error, topURL: session?.tree.top?.url), setCookieFor: session, isNew)
+        }
     }
 
     /// The address of the client that sent `request`: the peer's, or, when the peer is a

@@ -33,6 +33,11 @@ public struct WebConfiguration: Sendable {
     /// The pages' Content-Security-Policy (default ``defaultContentSecurityPolicy``); an app
     /// extends it, e.g. with `; img-src 'self' https://images.example.com`.
     public var contentSecurityPolicy: String
+    /// Whether `GET /_inspector` shows a session's tree, app data and history to its browser.
+    public var inspectorEnabled: Bool
+    /// Whether `GET /metrics` shows the service's metrics (to anyone who can reach it: keep it
+    /// behind the proxy, or switch it off).
+    public var metricsEnabled: Bool
     /// Everything from this origin only, no plugins, no `<base>`, forms posting only here, no
     /// framing. FlowServer's pages load one script and one style sheet of their own and nothing
     /// inline, so no nonce is needed.
@@ -46,7 +51,8 @@ public struct WebConfiguration: Sendable {
         sessionSecret: [UInt8]? = nil, newSessionsPerMinute: Int = 60, newSessionBurst: Int = 120,
         trustedProxies: Set<String> = [],
         eventStreamsPerSession: Int = 16, eventStreams: Int = 1000,
-        contentSecurityPolicy: String = WebConfiguration.defaultContentSecurityPolicy
+        contentSecurityPolicy: String = WebConfiguration.defaultContentSecurityPolicy,
+        inspectorEnabled: Bool = true, metricsEnabled: Bool = true
     ) {
         self.sessionTTL = sessionTTL
         self.secureCookies = secureCookies
@@ -59,6 +65,8 @@ public struct WebConfiguration: Sendable {
         self.eventStreamsPerSession = eventStreamsPerSession
         self.eventStreams = eventStreams
         self.contentSecurityPolicy = contentSecurityPolicy
+        self.inspectorEnabled = inspectorEnabled
+        self.metricsEnabled = metricsEnabled
     }
 
     /// The session cookie's name: `__Host-` before it with secure cookies, which browsers then

@@ -12,39 +12,51 @@ public struct WebError: Error, Sendable, CustomStringConvertible {
     /// Extra headers (`Allow`, `Retry-After`).
     public var headers: HTTPHeaders = [:]
 
-    init(_ status: HTTPStatus, _ title: String, _ detail: String, headers: HTTPHeaders = [:]) {
+    /// An error of `status`, with a short `title` and a `detail` a client can act on.
+    public init(_ status: HTTPStatus, _ title: String, _ detail: String, headers: HTTPHeaders = [:]) {
         self.status = status
         self.title = title
         self.detail = detail
         self.headers = headers
     }
 
-    static func badRequest(_ detail: String) -> Self { Self(.badRequest, "Bad request", detail) }
-    static func forbidden(_ detail: String) -> Self { Self(.forbidden, "Forbidden", detail) }
-    static func notFound(_ detail: String) -> Self { Self(.notFound, "Not found", detail) }
-    static func contentTooLarge(_ detail: String) -> Self { Self(.contentTooLarge, "Content too large", detail) }
-    static func unsupportedMediaType(_ detail: String) -> Self {
+    /// `400`: the request is malformed.
+    public static func badRequest(_ detail: String) -> Self { Self(.badRequest, "Bad request", detail) }
+    /// `403`: the request may not do this.
+    public static func forbidden(_ detail: String) -> Self { Self(.forbidden, "Forbidden", detail) }
+    /// `404`: nothing here.
+    public static func notFound(_ detail: String) -> Self { Self(.notFound, "Not found", detail) }
+    /// `413`: the body is over the limit.
+    public static func contentTooLarge(_ detail: String) -> Self { Self(.contentTooLarge, "Content too large", detail) }
+    /// `415`: the body's type is not accepted.
+    public static func unsupportedMediaType(_ detail: String) -> Self {
         Self(.unsupportedMediaType, "Unsupported media type", detail)
     }
-    static func unauthorized(_ detail: String) -> Self { Self(HTTPStatus(401), "Unauthorized", detail) }
-    static func methodNotAllowed(_ allow: String) -> Self {
+    /// `401`: the request does not say who sends it.
+    public static func unauthorized(_ detail: String) -> Self { Self(HTTPStatus(401), "Unauthorized", detail) }
+    /// `405` with `Allow`.
+    public static func methodNotAllowed(_ allow: String) -> Self {
         Self(.methodNotAllowed, "Method not allowed", "allowed here: \(allow)", headers: ["Allow": allow])
     }
-    static func unavailable(_ detail: String) -> Self {
+    /// `503` with `Retry-After`: try again shortly.
+    public static func unavailable(_ detail: String) -> Self {
         Self(.serviceUnavailable, "Service unavailable", detail, headers: ["Retry-After": "2"])
     }
-    static func tooManyRequests(_ detail: String, retryAfter seconds: Int) -> Self {
+    /// `429`: too many new sessions from one client.
+    public static func tooManyRequests(_ detail: String, retryAfter seconds: Int) -> Self {
         Self(HTTPStatus(429), "Too many new sessions", detail, headers: ["Retry-After": "\(seconds)"])
     }
-    static func tooManyStreams(_ detail: String) -> Self {
+    /// `429`: too many event streams.
+    public static func tooManyStreams(_ detail: String) -> Self {
         Self(HTTPStatus(429), "Too many event streams", detail, headers: ["Retry-After": "15"])
     }
-    static func internalError(_ detail: String) -> Self { Self(.internalServerError, "Internal error", detail) }
+    /// `500`: the server failed.
+    public static func internalError(_ detail: String) -> Self { Self(.internalServerError, "Internal error", detail) }
 
     public var description: String { "\(status.code) \(title): \(detail)" }
 
-    /// The answer for the JSON API.
-    var problem: Response {
+    /// The answer for the JSON API: `application/problem+json` (RFC 9457).
+    public var problem: Response {
         let document: [(String, String)] = [
             ("type", "about:blank"), ("title", title), ("detail", detail),
         ]

@@ -19,6 +19,10 @@ public protocol HTTPResponder: Sendable {
     /// ``respond(to:)`` called. The server asks this first, on its own thread, so it must not
     /// block. The default answers `nil`.
     func immediateResponse(to request: Request) -> Response?
+
+    /// The answer to a request the server refused before asking ``respond(to:)`` (a malformed
+    /// target, a body over the limit). The default is plain text with the reason.
+    func response(for rejection: RequestRejection) -> Response
 }
 
 extension HTTPResponder {

@@ -3,81 +3,201 @@
 /// answered by the `GET` route when there is no `HEAD` route.
 ///
 /// Patterns are matched segment by segment on the decoded path: a literal (`movies`), a
-/// parameter (`{id}`), or a final `**` that takes the rest of the path.
+/// parameter (`{id}`), or a final `**` that takes the rest of the path. Earlier routes win.
 ///
 /// ```swift
 /// var router = Router()
 /// router.add(.get, "/healthz") { _, _ in .text("ok") }
 /// router.add(.get, "/movies/{id}") { _, parameters in .text("movie \(parameters["id"]!)") }
 /// router.add(.get, "/public/**", responder: StaticFiles(directory: "Public"))
+/// router.add(SearchRoutes())
 /// ```
+///
+/// A route added with a responder keeps that responder's ``HTTPResponder/immediateResponse(to:)``:
+/// the router answers immediately whenever the matched route does, so mounting a responder under
+/// a router keeps its fast path.
 public struct Router: HTTPResponder {
     /// The handler of a route: the request and the values of the pattern's parameters.
     public typealias Handler = @Sendable (Request, RouteParameters) async -> Response
+    /// A route's answer when it is ready without waiting, or `nil` (see
+    /// ``HTTPResponder/immediateResponse(to:)``).
+    public typealias ImmediateHandler = @Sendable (Request, RouteParameters) -> Response?
+    /// The answer to a path that routes match only with other methods; `allow` lists those
+    /// methods for the `Allow` header (`"GET, HEAD"`).
+    public typealias MethodNotAllowed = @Sendable (_ request: Request, _ allow: String) -> Response
 
     private struct Route: Sendable {
-        var method: HTTPMethod
+        /// `nil`: any method (a fallback for a part of the site).
+        var method: HTTPMethod?
         var pattern: RoutePattern
         var handler: Handler
+        var immediate: ImmediateHandler?
     }
 
     private var routes: [Route] = []
-    private var notFound: @Sendable (Request) async -> Response
+    private let notFound: @Sendable (Request) async -> Response
+    private let methodNotAllowed: MethodNotAllowed
+    private let rejected: (@Sendable (RequestRejection) -> Response)?
 
-    /// An empty router; `notFound` answers paths that no route matches (plain text by default).
+    /// An empty router. `notFound` answers paths that no route matches, `methodNotAllowed` paths
+    /// that routes match only with other methods, and `rejected` requests the server refused
+    /// before routing (``HTTPResponder/response(for:)``); plain text by default.
     public init(
         notFound: @escaping @Sendable (Request) async -> Response = { request in
             .text("Not found: \(request.path)", status: .notFound)
-        }
+        },
+        methodNotAllowed: @escaping MethodNotAllowed = { request, allow in
+            var response = Response.text(
+                "Method \(request.method) is not allowed for \(request.path); allowed: \(allow)",
+                status: .methodNotAllowed)
+            response.headers["Allow"] = allow
+            return response
+        },
+        rejected: (@Sendable (RequestRejection) -> Response)? = nil
     ) {
         self.notFound = notFound
+        self.methodNotAllowed = methodNotAllowed
+        self.rejected = rejected
     }
 
-    /// Adds a route; earlier routes win when several match.
-    public mutating func add(_ method: HTTPMethod, _ pattern: String, handler: @escaping Handler) {
-        routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: handler))
+    /// Adds a route; `immediate`, when given, answers it without a task when it can.
+    public mutating func add(
+        _ method: HTTPMethod, _ pattern: String, immediate: ImmediateHandler? = nil, handler: @escaping Handler
+    ) {
+        routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: handler, immediate: immediate))
     }
 
-    /// Adds a route answered by another responder.
+    /// Adds a route answered by another responder, its immediate answers included.
     public mutating func add(_ method: HTTPMethod, _ pattern: String, responder: some HTTPResponder) {
-        add(method, pattern) { request, _ in await responder.respond(to: request) }
+        add(method, pattern, immediate: { request, _ in responder.immediateResponse(to: request) }) { request, _ in
+            await responder.respond(to: request)
+        }
+    }
+
+    /// Adds a route for every method: what answers a part of the site (`/api/**`) that the routes
+    /// before it do not. It owns that part: a path that an earlier route matches with another
+    /// method is `405`, and no route after it is tried there.
+    public mutating func addForAnyMethod(_ pattern: String, handler: @escaping Handler) {
+        routes.append(Route(method: nil, pattern: RoutePattern(pattern), handler: handler, immediate: nil))
+    }
+
+    /// Adds the routes of `collection`.
+    public mutating func add(_ collection: some RouteCollection) {
+        collection.register(on: &self)
     }
 
     public func respond(to request: Request) async -> Response {
-        var allowed: [HTTPMethod] = []
-        for route in routes {
-            guard let parameters = route.pattern.match(request.pathSegments) else { continue }
-            if route.method == request.method
-                || (request.method == .head && route.method == .get && !hasRoute(.head, for: request))
-            {
-                return await route.handler(request, parameters)
-            }
-            allowed.append(route.method)
-            if route.method == .get { allowed.append(.head) }
+        switch resolve(request) {
+        case .route(let route, let parameters): return await route.handler(request, parameters)
+        case .methodNotAllowed(let allow): return methodNotAllowed(request, allow)
+        case .notFound: return await notFound(request)
         }
-        if allowed.isEmpty { return await notFound(request) }
-        var seen = Set<HTTPMethod>()
-        let allow = allowed.filter { seen.insert($0).inserted }.map(\.rawValue).joined(separator: ", ")
-        var response = Response.text(
-            "Method \(request.method) is not allowed for \(request.path); allowed: \(allow)",
-            status: .methodNotAllowed)
-        response.headers["Allow"] = allow
-        return response
     }
 
-    private func hasRoute(_ method: HTTPMethod, for request: Request) -> Bool {
-        routes.contains { $0.method == method && $0.pattern.match(request.pathSegments) != nil }
+    public func immediateResponse(to request: Request) -> Response? {
+        guard case .route(let route, let parameters) = resolve(request), let immediate = route.immediate else {
+            return nil
+        }
+        return immediate(request, parameters)
+    }
+
+    public func response(for rejection: RequestRejection) -> Response {
+        rejected?(rejection) ?? .text(rejection.message, status: rejection.status)
+    }
+
+    private enum Resolution {
+        case route(Route, RouteParameters)
+        case methodNotAllowed(String)
+        case notFound
+    }
+
+    private func resolve(_ request: Request) -> Resolution {
+        let path = request.pathSegments
+        var allowed: [HTTPMethod] = []
+        // By index, so that routes that do not match are not copied (each copy retains closures).
+        for index in routes.indices where routes[index].pattern.matches(path) {
+            guard let method = routes[index].method else {
+                // A fallback owns its part of the site: no route after it answers there.
+                if allowed.isEmpty { return found(index, path) }
+                break
+            }
+            if method == request.method || (request.method == .head && method == .get && !hasRoute(.head, for: path)) {
+                return found(index, path)
+            }
+            allowed.append(method)
+            if method == .get { allowed.append(.head) }
+        }
+        if allowed.isEmpty { return .notFound }
+        var seen = Set<HTTPMethod>()
+        return .methodNotAllowed(allowed.filter { seen.insert($0).inserted }.map(\.rawValue).joined(separator: ", "))
+    }
+
+    private func found(_ index: Int, _ path: [String]) -> Resolution {
+        .route(routes[index], RouteParameters(routes[index].pattern, path))
+    }
+
+    /// Whether a route matches `request`'s path, with any method.
+    public func hasRoute(for request: Request) -> Bool {
+        routes.contains { $0.pattern.matches(request.pathSegments) }
+    }
+
+    private func hasRoute(_ method: HTTPMethod, for path: [String]) -> Bool {
+        routes.contains { $0.method == method && $0.pattern.matches(path) }
     }
 }
 
+/// A set of routes registered together: the routes of one feature (FlowWeb's pages, its API, an
+/// app's webhooks), added to a ``Router`` with ``Router/add(_:)``.
+///
+/// ```swift
+/// struct SearchRoutes: RouteCollection {
+///     func register(on router: inout Router) {
+///         router.add(.get, "/search.json") { request, _ in .text("[]") }
+///     }
+/// }
+/// ```
+public protocol RouteCollection {
+    /// Adds this collection's routes to `router`.
+    func register(on router: inout Router)
+}
+
 /// The parameter values a route pattern captured, by name; `**` is captured as `"**"` with
-/// the rest of the path joined by `/`.
+/// the rest of the path joined by `/`. Read on demand: matching a route copies nothing.
 public struct RouteParameters: Sendable {
+    private let pattern: RoutePattern
+    private let path: [String]
+
+    init(_ pattern: RoutePattern, _ path: [String]) {
+        self.pattern = pattern
+        self.path = path
+    }
+
     /// The captured values.
-    public var values: [String: String] = [:]
+    public var values: [String: String] {
+        var values: [String: String] = [:]
+        for (index, segment) in pattern.segments.enumerated() {
+            switch segment {
+            case .literal: continue
+            case .parameter(let name): values[name] = path[index]
+            case .rest: values["**"] = rest(from: index)
+            }
+        }
+        return values
+    }
 
     /// The value captured for `name`.
-    public subscript(name: String) -> String? { values[name] }
+    public subscript(name: String) -> String? {
+        for (index, segment) in pattern.segments.enumerated() {
+            switch segment {
+            case .parameter(name): return path[index]
+            case .rest where name == "**": return rest(from: index)
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    private func rest(from index: Int) -> String { path[min(index, path.count)...].joined(separator: "/") }
 }
 
 /// A parsed route pattern such as `/movies/{id}` or `/public/**`.
@@ -104,20 +224,18 @@ struct RoutePattern: Sendable {
         self.segments = segments
     }
 
-    func match(_ path: [String]) -> RouteParameters? {
-        var parameters = RouteParameters()
+    /// Whether `path` has this pattern's shape.
+    func matches(_ path: [String]) -> Bool {
         for (index, segment) in segments.enumerated() {
             switch segment {
             case .rest:
-                parameters.values["**"] = path[min(index, path.count)...].joined(separator: "/")
-                return parameters
+                return true
             case .literal(let text):
-                guard index < path.count, path[index] == text else { return nil }
-            case .parameter(let name):
-                guard index < path.count, !path[index].isEmpty else { return nil }
-                parameters.values[name] = path[index]
+                guard index < path.count, path[index] == text else { return false }
+            case .parameter:
+                guard index < path.count, !path[index].isEmpty else { return false }
             }
         }
-        return path.count == segments.count ? parameters : nil
+        return path.count == segments.count
     }
 }

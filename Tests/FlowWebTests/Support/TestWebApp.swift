@@ -236,7 +236,9 @@ struct TestSite {
     let app: WebApp<WebStep>
     var port: Int { server.port }
 
-    static func webApp() throws -> WebApp<WebStep> {
+    static func webApp(
+        routeCollections: [any WebRouteCollection<WebStep>] = [], middleware: [any HTTPMiddleware] = []
+    ) throws -> WebApp<WebStep> {
         let flows = try FlowApp(
             root: RootFlow(), stepper: OneStepper(withSingleStep: WebStep.start),
             flows: [RootFlow.self, TabsFlow.self, ListFlow.self, OptionsFlow.self],
@@ -255,7 +257,7 @@ struct TestSite {
                     return .itemIsPicked(id: id)
                 }
             ],
-            siteName: "Test site")
+            siteName: "Test site", routeCollections: routeCollections, middleware: middleware)
     }
 
     /// A site on a free port; `configure` adjusts its web configuration, `store` is where its
@@ -263,7 +265,8 @@ struct TestSite {
     static func start(
         sessionTTL: Int = 3600, maxBody: Int = 1 << 20, secureCookies: Bool = false,
         store: MemorySessionStore = MemorySessionStore(),
-        templates extraTemplates: [String: String] = [:], configure: (inout WebConfiguration) -> Void = { _ in }
+        templates extraTemplates: [String: String] = [:], app givenApp: WebApp<WebStep>? = nil,
+        configure: (inout WebConfiguration) -> Void = { _ in }
     ) async throws -> TestSite {
         let directory = try TestTemplates.directory(extra: extraTemplates)
         let templates = try FlowWebDefaults.templates(directory: directory.path)
@@ -272,7 +275,7 @@ struct TestSite {
         try "body { margin: 0 }".write(
             to: directory.appendingPathComponent("Public/site.css"), atomically: true, encoding: .utf8)
         let clock = TestClock()
-        let app = try webApp()
+        let app = try givenApp ?? webApp()
         var configuration = WebConfiguration(
             sessionTTL: sessionTTL, secureCookies: secureCookies,
             publicDirectory: directory.appendingPathComponent("Public").path)
@@ -288,10 +291,10 @@ struct TestSite {
 
 /// Runs `body` with a started site and stops it afterwards.
 func withSite(
-    sessionTTL: Int = 3600, configure: (inout WebConfiguration) -> Void = { _ in },
+    sessionTTL: Int = 3600, app: WebApp<WebStep>? = nil, configure: (inout WebConfiguration) -> Void = { _ in },
     _ body: (TestSite) async throws -> Void
 ) async throws {
-    let site = try await TestSite.start(sessionTTL: sessionTTL, configure: configure)
+    let site = try await TestSite.start(sessionTTL: sessionTTL, app: app, configure: configure)
     do {
         try await body(site)
         await site.server.stop()

@@ -1,0 +1,61 @@
+/// Work done around every request of a responder: logging, metrics, headers, limits. A
+/// middleware gets the request and the responder after it (`next`), and may answer itself,
+/// change the request it passes on, or change the answer.
+///
+/// ```swift
+/// struct ServerName: HTTPMiddleware {
+///     func respond(to request: Request, next: some HTTPResponder) async -> Response {
+///         var response = await next.respond(to: request)
+///         response.headers["Server"] = "checkout"
+///         return response
+///     }
+///     func immediateResponse(to request: Request, next: some HTTPResponder) -> Response? {
+///         guard var response = next.immediateResponse(to: request) else { return nil }
+///         response.headers["Server"] = "checkout"
+///         return response
+///     }
+/// }
+/// let responder = router.wrapped(in: [ServerName()])
+/// ```
+public protocol HTTPMiddleware: Sendable {
+    /// The answer to `request`, usually by way of `next`.
+    func respond(to request: Request, next: some HTTPResponder) async -> Response
+
+    /// The answer to `request` when it is ready without waiting (see
+    /// ``HTTPResponder/immediateResponse(to:)``), usually `next`'s with this middleware's work
+    /// done on it; runs on a server thread and must not block. The default answers `nil`, which
+    /// sends every request through ``respond(to:next:)``: correct, but it turns the fast path of
+    /// the responders after it off. Implement it when the work is quick.
+    func immediateResponse(to request: Request, next: some HTTPResponder) -> Response?
+}
+
+extension HTTPMiddleware {
+    public func immediateResponse(to request: Request, next: some HTTPResponder) -> Response? { nil }
+}
+
+extension HTTPResponder {
+    /// This responder behind `middleware`, the first of them outermost: it sees each request
+    /// first and each answer last.
+    public func wrapped(in middleware: [any HTTPMiddleware]) -> any HTTPResponder {
+        middleware.reversed().reduce(self as any HTTPResponder) { next, outer in
+            MiddlewareResponder(middleware: outer, next: next)
+        }
+    }
+}
+
+/// One middleware in front of the responder after it.
+struct MiddlewareResponder: HTTPResponder {
+    let middleware: any HTTPMiddleware
+    let next: any HTTPResponder
+
+    func respond(to request: Request) async -> Response {
+        await middleware.respond(to: request, next: next)
+    }
+
+    func immediateResponse(to request: Request) -> Response? {
+        middleware.immediateResponse(to: request, next: next)
+    }
+
+    /// A rejected request never reached a middleware: the innermost responder shapes the answer.
+    func response(for rejection: RequestRejection) -> Response { next.response(for: rejection) }
+}

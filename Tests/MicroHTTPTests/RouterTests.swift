@@ -1,0 +1,129 @@
+import MicroHTTP
+import Testing
+
+/// A responder that answers immediately with "fast" (when `immediate`) and otherwise with "slow".
+private struct TwoSpeedResponder: HTTPResponder {
+    var immediate = true
+
+    func respond(to request: Request) async -> Response { .text("slow \(request.path)") }
+    func immediateResponse(to request: Request) -> Response? { immediate ? .text("fast \(request.path)") : nil }
+}
+
+/// Appends its name to `X-Trail` on the way out, in both paths.
+private struct Trail: HTTPMiddleware {
+    let name: String
+
+    func respond(to request: Request, next: some HTTPResponder) async -> Response {
+        var response = await next.respond(to: request)
+        response.headers.add("X-Trail", name)
+        return response
+    }
+
+    func immediateResponse(to request: Request, next: some HTTPResponder) -> Response? {
+        guard var response = next.immediateResponse(to: request) else { return nil }
+        response.headers.add("X-Trail", name)
+        return response
+    }
+}
+
+/// Answers `/blocked` itself; knows nothing of immediate answers.
+private struct Blocker: HTTPMiddleware {
+    func respond(to request: Request, next: some HTTPResponder) async -> Response {
+        request.path == "/blocked" ? .text("blocked", status: .forbidden) : await next.respond(to: request)
+    }
+}
+
+private struct ItemRoutes: RouteCollection {
+    func register(on router: inout Router) {
+        router.add(.get, "/items/{id}/parts/{part}") { _, parameters in
+            .text("\(parameters["id"] ?? "?")/\(parameters["part"] ?? "?") \(parameters.values.count)")
+        }
+        router.add(.get, "/files/**") { _, parameters in .text("file \(parameters["**"] ?? "?")") }
+    }
+}
+
+private func body(_ response: Response?) -> String? {
+    response.map { String(decoding: $0.body, as: UTF8.self) }
+}
+
+@Suite("Router")
+struct RouterTests {
+    @Test("a mounted responder keeps its immediate answers; routes without one, and misses, answer nil")
+    func immediateForwarding() async throws {
+        var router = Router()
+        router.add(.get, "/plain") { _, _ in .text("plain") }
+        router.add(.get, "/late/**", responder: TwoSpeedResponder(immediate: false))
+        router.add(.get, "/**", responder: TwoSpeedResponder())
+        #expect(
+            body(router.immediateResponse(to: try Request(method: .get, target: "/movies/1"))) == "fast /movies/1\n")
+        #expect(
+            body(router.immediateResponse(to: try Request(method: .head, target: "/movies/1"))) == "fast /movies/1\n")
+        #expect(router.immediateResponse(to: try Request(method: .get, target: "/plain")) == nil)
+        #expect(router.immediateResponse(to: try Request(method: .get, target: "/late/x")) == nil)
+        #expect(router.immediateResponse(to: try Request(method: .post, target: "/movies/1")) == nil)
+        #expect(body(await router.respond(to: try Request(method: .get, target: "/late/x"))) == "slow /late/x\n")
+        #expect(body(await router.respond(to: try Request(method: .get, target: "/plain"))) == "plain\n")
+    }
+
+    @Test("a collection's routes, with parameters read on demand and the rest of a path under **")
+    func collections() async throws {
+        var router = Router()
+        router.add(ItemRoutes())
+        #expect(body(await router.respond(to: try Request(method: .get, target: "/items/7/parts/a"))) == "7/a 2\n")
+        #expect(body(await router.respond(to: try Request(method: .get, target: "/files/a/b.txt"))) == "file a/b.txt\n")
+        #expect(body(await router.respond(to: try Request(method: .get, target: "/files"))) == "file \n")
+        #expect(await router.respond(to: try Request(method: .get, target: "/items/7/parts")).status == .notFound)
+        #expect(router.hasRoute(for: try Request(method: .delete, target: "/items/7/parts/a")))
+        #expect(!router.hasRoute(for: try Request(method: .get, target: "/items")))
+    }
+
+    @Test("a route for any method answers what earlier routes do not, but never turns a 405 into its answer")
+    func anyMethodFallback() async throws {
+        var router = Router(methodNotAllowed: { _, allow in
+            .text("not with this method; \(allow)", status: .methodNotAllowed)
+        })
+        router.add(.get, "/api/thing") { _, _ in .text("thing") }
+        router.addForAnyMethod("/api/**") { request, _ in .text("no API call \(request.path)", status: .notFound) }
+        router.add(.post, "/**") { _, _ in .text("anything else") }
+        #expect(
+            body(await router.respond(to: try Request(method: .post, target: "/api/other")))
+                == "no API call /api/other\n")
+        let wrongMethod = await router.respond(to: try Request(method: .post, target: "/api/thing"))
+        #expect(wrongMethod.status == .methodNotAllowed)
+        #expect(body(wrongMethod) == "not with this method; GET, HEAD\n")
+        #expect(body(await router.respond(to: try Request(method: .post, target: "/elsewhere"))) == "anything else\n")
+    }
+
+    @Test("a router answers rejected requests its own way when told, else in plain text")
+    func rejections() {
+        let rejection = RequestRejection(status: .contentTooLarge, message: "too big")
+        #expect(Router().response(for: rejection).status == .contentTooLarge)
+        let custom = Router(rejected: { .text("custom \($0.message)", status: $0.status) })
+        #expect(body(custom.response(for: rejection)) == "custom too big\n")
+        // Through middleware (an existential chain), the innermost responder still decides.
+        #expect(body(custom.wrapped(in: [Trail(name: "a")]).response(for: rejection)) == "custom too big\n")
+    }
+
+    @Test("middleware runs in the order given, the first outermost, on both paths")
+    func middlewareOrder() async throws {
+        var router = Router()
+        router.add(.get, "/**", responder: TwoSpeedResponder())
+        let chain = router.wrapped(in: [Trail(name: "outer"), Trail(name: "inner")])
+        let slow = await chain.respond(to: try Request(method: .get, target: "/a"))
+        #expect(slow.headers.values(for: "X-Trail") == ["inner", "outer"])
+        let fast = try #require(chain.immediateResponse(to: try Request(method: .get, target: "/a")))
+        #expect(fast.headers.values(for: "X-Trail") == ["inner", "outer"])
+    }
+
+    @Test("a middleware without an immediate answer sends every request the slow way, and may answer itself")
+    func middlewareWithoutImmediate() async throws {
+        var router = Router()
+        router.add(.get, "/**", responder: TwoSpeedResponder())
+        let chain = router.wrapped(in: [Trail(name: "outer"), Blocker()])
+        #expect(chain.immediateResponse(to: try Request(method: .get, target: "/a")) == nil)
+        let blocked = await chain.respond(to: try Request(method: .get, target: "/blocked"))
+        #expect(blocked.status == .forbidden)
+        #expect(blocked.headers.values(for: "X-Trail") == ["outer"])
+        #expect(body(await chain.respond(to: try Request(method: .get, target: "/a"))) == "slow /a\n")
+    }
+}
