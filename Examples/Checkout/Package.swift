@@ -8,7 +8,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [.executable(name: "checkout", targets: ["checkout"])],
     dependencies: [
-        .package(name: "FlowServer", path: "../..")
+        .package(name: "FlowServer", path: "../.."),
+        .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
         // The app: steps, flows, pages, services. No server code.
@@ -17,6 +19,9 @@ let package = Package(
             dependencies: [
                 .product(name: "FlowCore", package: "FlowServer"),
                 .product(name: "FlowWeb", package: "FlowServer"),
+                .product(name: "MicroHTTP", package: "FlowServer"),
+                // The payment webhook's signatures.
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // The executable: the app handed to FlowServer's runtime, which gives it the whole command line.
         .executableTarget(
@@ -24,6 +29,8 @@ let package = Package(
             dependencies: [
                 "Checkout",
                 .product(name: "FlowServerRuntime", package: "FlowServer"),
+                // The app's own flag beside FlowServer's.
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(
             name: "CheckoutTests",
@@ -32,6 +39,7 @@ let package = Package(
                 .product(name: "FlowCore", package: "FlowServer"),
                 .product(name: "FlowWeb", package: "FlowServer"),
                 .product(name: "FlowTesting", package: "FlowServer"),
+                .product(name: "MicroHTTP", package: "FlowServer"),
             ]),
     ]
 )

@@ -47,7 +47,7 @@ public struct BrowserSessions<Step: FlowStep>: Sendable {
 public struct BrowserSession: Sendable {
     /// The session's version: `1` when new, one more with each change.
     public let version: Int
-    /// The navigation tree; its ``NavigationTree/top`` is the page the browser shows.
+    /// The navigation tree; its `top` is the page the browser shows.
     public let tree: NavigationTree
 
     /// The session's app data, or `nil` when the app declared another type.

@@ -1,8 +1,10 @@
 import FlowCore
 import FlowWeb
+import MicroHTTP
 
 /// The checkout example as a web app: one flow, seven pages, the cart as app data, the catalog
-/// and the order book as services, and the order deep link.
+/// and the order book as services, the order deep link, and routes and middleware of its own (a
+/// product search in JSON, the payment provider's webhook, request ids).
 public enum CheckoutApp {
     /// Every page type.
     public static let pages: [any WebPage.Type] = [
@@ -26,8 +28,11 @@ public enum CheckoutApp {
         return context
     }
 
-    /// The web app, with `orders` as its order book.
-    public static func webApp(orders: OrderBook = OrderBook()) throws -> WebApp<CheckoutStep> {
+    /// The web app, with `orders` as its order book; the payment webhook checks calls with
+    /// `paymentSecret` (`nil`: it refuses them).
+    public static func webApp(orders: OrderBook = OrderBook(), paymentSecret: String? = nil) throws
+        -> WebApp<CheckoutStep>
+    {
         let services = services(orders: orders)
         return try WebApp(
             flows: try flows(), pages: pages,
@@ -39,6 +44,10 @@ public enum CheckoutApp {
                 },
                 DeepLinkRoute("/help") { _, _ in .helpIsRequired },
             ],
-            context: services, siteName: "FlowServer Checkout")
+            context: services, siteName: "FlowServer Checkout",
+            routeCollections: [
+                ShopRoutes(catalog: .shop, payments: PaymentWebhook(secret: paymentSecret, orders: orders))
+            ],
+            middleware: [RequestIDMiddleware()])
     }
 }

@@ -1,5 +1,16 @@
+import ArgumentParser
 import Checkout
 import FlowServerRuntime
+
+/// The checkout's own flag, beside FlowServer's command line.
+struct CheckoutOptions: ParsableArguments {
+    @Option(
+        name: .customLong("payment-webhook-secret"),
+        help:
+            "The secret the payment provider signs POST /webhooks/payments with (without it, the webhook refuses calls)."
+    )
+    var paymentWebhookSecret: String?
+}
 
 /// `checkout`: the checkout example served with FlowServer's whole command line (`checkout --help`).
 @main
@@ -8,9 +19,10 @@ enum CheckoutMain {
         await FlowServerRuntime.run(
             .init(
                 name: "checkout",
-                abstract: "Serves the checkout example: cart, address, shipping, payment, review, order.")
-        ) { _ in
-            try CheckoutApp.webApp()
+                abstract: "Serves the checkout example: cart, address, shipping, payment, review, order."),
+            options: CheckoutOptions.self, environmentOptions: ["payment-webhook-secret"]
+        ) { _, options in
+            try CheckoutApp.webApp(paymentSecret: options.paymentWebhookSecret)
         }
     }
 }

@@ -17,13 +17,16 @@ public struct OrderPage: WebPage {
     public struct Model: Encodable {
         var id: String
         var summary: OrderSummary?
+        /// Whether the payment provider confirmed the payment (its webhook).
+        var paid: Bool
         var shop: String
         var help: String
     }
 
     public func model(in context: PageContext) throws -> Model {
-        Model(
-            id: id, summary: context.services[OrderBook.self]?.order(id).map(OrderSummary.init),
+        let order = context.services[OrderBook.self]?.order(id)
+        return Model(
+            id: id, summary: order.map(OrderSummary.init), paid: order?.isPaid == true,
             shop: context.link(to: CheckoutStep.cartIsRequired), help: context.link(to: CheckoutStep.helpIsRequired))
     }
 }

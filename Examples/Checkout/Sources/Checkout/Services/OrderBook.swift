@@ -19,6 +19,8 @@ public final class OrderBook: Sendable {
         public var payment: Catalog.PaymentMethod
         /// Where the receipt goes.
         public var email: String
+        /// Whether the payment provider told us (its webhook) that the order is paid.
+        public var isPaid = false
 
         /// What it costs in cents, shipping included.
         public var total: Int { lines.reduce(shipping.price) { $0 + $1.price * $1.quantity } }
@@ -60,6 +62,15 @@ public final class OrderBook: Sendable {
 
     /// The order with `id`.
     public func order(_ id: String) -> Order? { orders.withLock { $0[id] } }
+
+    /// Marks order `id` paid; `false` when there is no such order.
+    public func markPaid(_ id: String) -> Bool {
+        orders.withLock { orders in
+            guard orders[id] != nil else { return false }
+            orders[id]?.isPaid = true
+            return true
+        }
+    }
 
     /// How many orders it holds.
     public var count: Int { orders.withLock { $0.count } }
