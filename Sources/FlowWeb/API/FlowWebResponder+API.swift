@@ -71,7 +71,7 @@ extension FlowWebResponder {
         let parsed = StepRequest(
             wire: body.step, from: body.from.map(NodeID.init(rawValue:)), fromTop: body.from == nil, render: nil,
             csrf: nil, source: .api)
-        let (_, updated) = try await applyStep(step, parsed, to: session)
+        let updated = try await applyStep(step, parsed, to: session).session
         return try await entryAndState(updated)
     }
 
@@ -147,7 +147,7 @@ extension FlowWebResponder {
         guard !session.tree.pages(at: path).isEmpty || deepLink != nil else {
             throw .notFound("There is no page at \(path).")
         }
-        let (_, updated) = try await sessions.update(session) {
+        let updated = try await sessions.update(session) {
             [self] (current: inout LoadedSession) async throws(WebError) in
             let navigation: Navigation<Step>
             do {
@@ -166,7 +166,7 @@ extension FlowWebResponder {
             let entry = PendingEntry(source: .api, navigation: navigation, url: path)
             logNavigation(current, entry)
             return .init(result: (), entries: [entry])
-        }
+        }.session
         return updated
     }
 

@@ -34,16 +34,15 @@ extension FlowWebResponder {
         (try? request.queryItems)?.contains { $0.name == "_notice" && $0.value == "stale" } == true ? staleNotice : nil
     }
 
-    private func page(_ request: Request, _ session: LoadedSession) async throws(WebError) -> (Response, LoadedSession)
-    {
+    private func page(_ request: Request, _ session: LoadedSession) async throws(WebError) -> SessionAnswer {
         let notice = Self.notice(request)
         let path = request.path
-        if path == "/" { return (redirect(session.tree.top?.url ?? "/"), session) }
+        if path == "/" { return SessionAnswer(redirect(session.tree.top?.url ?? "/"), session) }
         if let target = session.tree.page(at: path) {
             guard target.id != session.tree.top?.id else {
-                return (try composer.render(session, notice: notice), session)
+                return SessionAnswer(try composer.render(session, notice: notice), session)
             }
-            let (_, updated) = try await sessions.update(session) {
+            let updated = try await sessions.update(session) {
                 [self] (current: inout LoadedSession) async throws(WebError) in
                 guard let page = current.tree.page(at: path) else { return .init(result: ()) }
                 let navigation: Navigation<Step>
@@ -54,13 +53,13 @@ extension FlowWebResponder {
                 let entry = PendingEntry(source: .visit, navigation: navigation, url: path)
                 logNavigation(current, entry)
                 return .init(result: (), entries: [entry])
-            }
-            return (try composer.render(updated, notice: notice), updated)
+            }.session
+            return SessionAnswer(try composer.render(updated, notice: notice), updated)
         }
         guard let step = deepLinkStep(request) else {
             throw .notFound("There is no page at \(path).")
         }
-        let (_, updated) = try await sessions.update(session) {
+        let updated = try await sessions.update(session) {
             [self] (current: inout LoadedSession) async throws(WebError) in
             let navigation: Navigation<Step>
             do { navigation = try await sessions.coordinator.apply(step, to: &current.tree) } catch {
@@ -69,10 +68,10 @@ extension FlowWebResponder {
             let entry = PendingEntry(source: .deeplink, navigation: navigation, url: path)
             logNavigation(current, entry)
             return .init(result: (), entries: [entry])
-        }
+        }.session
         guard let top = updated.tree.top else { throw .internalError("the session shows no page") }
-        if top.url == path { return (try composer.render(updated, notice: notice), updated) }
-        return (redirect(top.url), updated)
+        if top.url == path { return SessionAnswer(try composer.render(updated, notice: notice), updated) }
+        return SessionAnswer(redirect(top.url), updated)
     }
 
     /// The step of the first deep-link route that matches and leads somewhere.

@@ -29,20 +29,25 @@ extension FlowWebResponder {
                         "The form's security token is missing or out of date. Reload the page and try again.")
                 }
             }
-            if parsed.source == .form, let invalid = try invalidForm(parsed, in: session) { return (invalid, session) }
+            if parsed.source == .form, let invalid = try invalidForm(parsed, in: session) {
+                return SessionAnswer(invalid, session)
+            }
             let step: Step
             do { step = try parsed.wire.decode(as: Step.self) } catch {
                 throw WebError.badRequest("Cannot send this step: \(error).")
             }
-            let (location, updated) = try await applyStep(step, parsed, to: session)
-            return (redirect(location), updated)
+            let applied = try await applyStep(step, parsed, to: session)
+            return SessionAnswer(redirect(applied.result), applied.session)
         }
     }
 
-    /// Applies the step (or finds the answer of its first submission) and returns where to go.
-    func applyStep(_ step: Step, _ parsed: StepRequest, to session: LoadedSession) async throws(WebError) -> (
-        String, LoadedSession
-    ) {
+    /// What applying a step answers: where to go (its top page's URL) and the session it left.
+    typealias AppliedStep = SessionService<Step>.UpdatedSession<String>
+
+    /// Applies the step (or finds the answer of its first submission): its result is where to go.
+    func applyStep(_ step: Step, _ parsed: StepRequest, to session: LoadedSession) async throws(WebError)
+        -> AppliedStep
+    {
         let canonical = parsed.wire.canonical
         return try await sessions.update(session) { [self] (current: inout LoadedSession) async throws(WebError) in
             if let render = parsed.render, let location = current.extra.location(render: render, step: canonical) {

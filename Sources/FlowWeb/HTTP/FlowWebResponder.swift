@@ -151,7 +151,7 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
     /// a redirect, and a thrown error as an error page linking to the session's current page.
     /// `body` returns its answer and the session as it left it.
     func withBrowserSession(
-        _ request: Request, _ body: (LoadedSession) async throws(WebError) -> (Response, LoadedSession)
+        _ request: Request, _ body: (LoadedSession) async throws(WebError) -> SessionAnswer
     ) async -> Response {
         var session: LoadedSession?
         var isNew = false
@@ -162,10 +162,21 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
             loaded.client = clientAddress(request)
             session = loaded
             isNew = found == nil
-            let (response, final) = try await body(loaded)
-            return finish(response, setCookieFor: final, isNew)
+            let answer = try await body(loaded)
+            return finish(answer.response, setCookieFor: answer.session, isNew)
         } catch {
             return finish(composer.errorPage(error, topURL: session?.tree.top?.url), setCookieFor: session, isNew)
+        }
+    }
+
+    /// What a request on the browser's session answers, and the session as the request left it.
+    struct SessionAnswer {
+        var response: Response
+        var session: LoadedSession
+
+        init(_ response: Response, _ session: LoadedSession) {
+            self.response = response
+            self.session = session
         }
     }
 

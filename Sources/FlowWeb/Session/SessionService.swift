@@ -9,6 +9,12 @@ import Synchronization
 /// tree with its history entries before anyone is answered, and renews them when used. A
 /// reload of the current page may skip all this (see ``FastPagePath``).
 final class SessionService<Step: FlowStep>: Sendable {
+    /// What ``update(_:_:)`` answers: the change's result, and the session as it left it.
+    struct UpdatedSession<Result: Sendable>: Sendable {
+        var result: Result
+        var session: LoadedSession
+    }
+
     /// A change to a session: what to answer, the entries to record, and whether to save.
     struct Change<Result: Sendable>: Sendable {
         var result: Result
@@ -35,13 +41,13 @@ final class SessionService<Step: FlowStep>: Sendable {
     let locks = SessionLocks()
     let clock: @Sendable () -> Int64
     let metrics: WebMetrics?
-    /// What the logs say about store failures.
-    let storeHealth: StoreHealthLog
+    /// Calls to the store, whose failures become `503` and are logged once.
+    let calls: StoreCalls
     /// Trees this instance decoded or committed lately, so unchanged sessions skip decoding.
     let decoded = DecodedSessionCache(capacity: 4096)
     /// With a shared store, what reads the changes other instances commit (see
     /// ``publishRemoteChanges()``).
-    private let remoteChanges = Mutex<Task<Void, Never>?>(nil)
+    let remoteChanges = Mutex<Task<Void, Never>?>(nil)
     /// How often the versions of streamed sessions are read from a shared store.
     static var remoteChangeInterval: Duration { .milliseconds(500) }
 
@@ -54,7 +60,7 @@ final class SessionService<Step: FlowStep>: Sendable {
         clock: @escaping @Sendable () -> Int64 = SessionClock.nowMilliseconds
     ) {
         self.metrics = metrics
-        storeHealth = StoreHealthLog(logger: logger)
+        calls = StoreCalls(store: store, health: StoreHealthLog(logger: logger))
         self.app = app
         coordinator = Coordinator(app: app.flows, context: app.context, observers: observers)
         initial = InitialState(coordinator: coordinator)
@@ -70,33 +76,6 @@ final class SessionService<Step: FlowStep>: Sendable {
 
     deinit { remoteChanges.withLock { $0?.cancel() } }
 
-    /// Changes that other instances commit to the sessions whose changes this one streams: every
-    /// ``remoteChangeInterval`` their stored versions are read in one query, and each session
-    /// found newer is loaded and its streams told. Polling rather than PostgreSQL's
-    /// `LISTEN`/`NOTIFY`: one bounded query per interval however many sessions change, no
-    /// connection held open to listen on, nothing added to every commit, and any shared store
-    /// can answer it.
-    func publishRemoteChanges() async {
-        let watched = events.watched
-        guard !watched.isEmpty, let stored = try? await store.versions(of: Array(watched.keys)) else { return }
-        for (id, version) in stored where version > watched[id] ?? 0 {
-            guard let session = try? await load(id), let top = session.tree.top else { continue }
-            events.publish(id, version: session.record.version, top: PageReference(node: top.id.rawValue, url: top.url))
-        }
-    }
-
-    private func watchRemoteChanges() {
-        remoteChanges.withLock { task in
-            task = Task.detached(priority: .utility) { [weak self] in
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: Self.remoteChangeInterval)
-                    guard let self else { return }
-                    await self.publishRemoteChanges()
-                }
-            }
-        }
-    }
-
     /// The session `id` if this server minted it and it has not expired or been deleted: as
     /// stored, or at the app's initial state while nothing is stored under it. Its tree comes
     /// from the cache of decoded trees when this instance saw the stored version already. The
@@ -105,7 +84,7 @@ final class SessionService<Step: FlowStep>: Sendable {
         guard SessionIDs.isWellFormed(id) else { return nil }
         // The store's async read, even when it can read immediately: async code must never wait
         // on the calling thread for a resource (a reader, a connection) that another task holds.
-        let record = try await usingStore { () async throws(StoreError) in try await store.load(id) }
+        let record = try await calls.run { () async throws(StoreError) in try await store.load(id) }
         let now = clock()
         if let record {
             guard !record.isDeleted, record.expiresAt > now else { return nil }
@@ -114,26 +93,6 @@ final class SessionService<Step: FlowStep>: Sendable {
         guard case .signed(let mintedAt) = ids.check(id), mintedAt + lifetime.ttl > now else { return nil }
         return try await initial.value().session(
             id: id, mintedAt: mintedAt, csrfToken: ids.csrfToken(for: id), lifetime: lifetime)
-    }
-
-    /// The session `id` for a request that uses it: like ``load(_:)``, and when the session was
-    /// due for renewal (see ``SessionLifetime``), its expiry is pushed back (a commit without
-    /// history), so a session read without navigating (reloads, the API) does not count as idle.
-    /// Requests that find it due together renew it once: the first commits, and the others, which
-    /// wait for its lock, then find it renewed. A session not stored is not renewed: its id
-    /// expires a lifetime after it was minted, and a new one replaces it (nothing is lost).
-    func loadForUse(_ id: String) async throws(WebError) -> LoadedSession? {
-        guard let session = try await load(id) else { return nil }
-        guard session.isStored, isDueForRenewal(session.record) else { return session }
-        do {
-            return try await update(session) { [self] current async throws(WebError) in
-                Change(result: (), save: current.isStored && isDueForRenewal(current.record))
-            }.1
-        } catch  where error.status == .notFound {
-            return nil  // purged or deleted since it was loaded
-        } catch  where error.status == .serviceUnavailable {
-            return session  // the store cannot write now: serve what it read; a later use renews
-        }
     }
 
     /// A new session at the app's initial state, under a new id; nothing is stored until it
@@ -159,7 +118,7 @@ final class SessionService<Step: FlowStep>: Sendable {
         session.client = client
         try admit(session)
         let initial = try await initial.value()
-        try await usingStore { () async throws(StoreError) in
+        try await calls.run { () async throws(StoreError) in
             try await store.create(session.record, entries: [initial.startRecord])
         }
         decoded.store(
@@ -183,10 +142,10 @@ final class SessionService<Step: FlowStep>: Sendable {
     func update<Result: Sendable>(
         _ known: LoadedSession,
         _ body: @escaping @Sendable (inout LoadedSession) async throws(WebError) -> Change<Result>
-    ) async throws(WebError) -> (Result, LoadedSession) {
+    ) async throws(WebError) -> UpdatedSession<Result> {
         let id = known.record.id
         do {
-            return try await locks.withLock(id) { () async throws -> (Result, LoadedSession) in
+            return try await locks.withLock(id) { () async throws -> UpdatedSession<Result> in
                 let current: LoadedSession?
                 if known.isStored, self.decoded.version(of: id) == known.record.version {
                     current = known
@@ -199,9 +158,11 @@ final class SessionService<Step: FlowStep>: Sendable {
                 session.client = known.client
                 let appData = session.tree.appData
                 let change = try await body(&session)
-                guard change.commits else { return (change.result, session) }
+                guard change.commits else { return UpdatedSession(result: change.result, session: session) }
                 do {
-                    let prepared = try self.prepare(session, entries: change.entries, appDataBefore: appData)
+                    let prepared = try SessionCommit(
+                        session, entries: change.entries, appDataBefore: appData, now: self.clock(),
+                        lifetime: self.lifetime)
                     if session.isStored {
                         try await self.store.commit(
                             prepared.record, expectedVersion: session.record.version, entries: prepared.history)
@@ -210,8 +171,8 @@ final class SessionService<Step: FlowStep>: Sendable {
                         let start = try await self.initial.value().startRecord
                         try await self.store.create(prepared.record, entries: [start] + prepared.history)
                     }
-                    self.storeHealth.succeeded()
-                    return (change.result, self.committed(prepared, session))
+                    self.calls.health.succeeded()
+                    return UpdatedSession(result: change.result, session: self.committed(prepared, session))
                 } catch let error as StoreError where error.isConflict || error.isDuplicate {
                     self.metrics?.recordCommitConflict()
                     return try await self.updateExclusively(id, body)
@@ -220,7 +181,7 @@ final class SessionService<Step: FlowStep>: Sendable {
         } catch let error as WebError {
             throw error
         } catch let error as StoreError {
-            throw storeFailure(error)
+            throw calls.failure(error)
         } catch {
             throw .internalError("\(error)")
         }
@@ -240,10 +201,10 @@ final class SessionService<Step: FlowStep>: Sendable {
     /// `body` applied to session `id` read and committed with no other writer in between.
     private func updateExclusively<Result: Sendable>(
         _ id: String, _ body: @escaping @Sendable (inout LoadedSession) async throws(WebError) -> Change<Result>
-    ) async throws -> (Result, LoadedSession) {
+    ) async throws -> UpdatedSession<Result> {
         let now = clock()
         let outcome = try await store.exclusiveUpdate(id) {
-            record -> ExclusiveChange<Swift.Result<(Result, LoadedSession, Prepared?), WebError>> in
+            record -> ExclusiveChange<Swift.Result<(Result, LoadedSession, SessionCommit<Step>?), WebError>> in
             guard let record, !record.isDeleted, record.expiresAt > now else {
                 return ExclusiveChange(
                     commit: nil, outcome: .failure(.notFound("this session does not exist or has expired")))
@@ -255,7 +216,9 @@ final class SessionService<Step: FlowStep>: Sendable {
                 guard change.commits else {
                     return ExclusiveChange(commit: nil, outcome: .success((change.result, session, nil)))
                 }
-                let prepared = try self.prepare(session, entries: change.entries, appDataBefore: appData)
+                let prepared = try SessionCommit(
+                    session, entries: change.entries, appDataBefore: appData, now: self.clock(), lifetime: self.lifetime
+                )
                 return ExclusiveChange(
                     commit: (prepared.record, prepared.history), outcome: .success((change.result, session, prepared)))
             } catch {
@@ -263,7 +226,7 @@ final class SessionService<Step: FlowStep>: Sendable {
             }
         }
         let (result, session, prepared) = try outcome.get()
-        return (result, prepared.map { committed($0, session) } ?? session)
+        return UpdatedSession(result: result, session: prepared.map { committed($0, session) } ?? session)
     }
 
     /// The history entries of `session` after `after`, at most `limit`.
@@ -275,7 +238,7 @@ final class SessionService<Step: FlowStep>: Sendable {
         }
         let session = session.record
         let records: [HistoryRecord]
-        records = try await usingStore { () async throws(StoreError) in
+        records = try await calls.run { () async throws(StoreError) in
             try await store.history(session.id, after: after, limit: limit)
         }
         var entries: [HistoryEntry] = []
@@ -296,12 +259,12 @@ final class SessionService<Step: FlowStep>: Sendable {
         let id = session.record.id
         decoded.remove(id)
         guard case .signed(let mintedAt) = ids.check(id) else {
-            try await usingStore { () async throws(StoreError) in try await store.delete(id) }
+            try await calls.run { () async throws(StoreError) in try await store.delete(id) }
             return
         }
         let marker = SessionRecord.deleted(id: id, until: max(session.record.expiresAt, mintedAt + lifetime.ttl))
         if !session.isStored { try admit(session) }
-        try await usingStore { () async throws(StoreError) in
+        try await calls.run { () async throws(StoreError) in
             if session.isStored { try await store.delete(id) }
             do throws(StoreError) { try await store.create(marker, entries: []) } catch {
                 if !error.isDuplicate { throw error }
@@ -309,47 +272,8 @@ final class SessionService<Step: FlowStep>: Sendable {
         }
     }
 
-    /// A session's next record and the history it appends, ready to commit.
-    struct Prepared: Sendable {
-        var record: SessionRecord
-        var history: [HistoryRecord]
-        var entries: [StoredEntry<Step>]
-    }
-
-    /// `appDataBefore` is the app data `session.record` holds the bytes of: unchanged, they are
-    /// kept rather than encoded again (most steps change only the tree).
-    private func prepare(_ session: LoadedSession, entries pending: [PendingEntry<Step>], appDataBefore: AnyAppData)
-        throws(WebError) -> Prepared
-    {
-        let now = clock()
-        var record = session.record
-        record.version += 1
-        var history: [HistoryRecord] = []
-        var stored: [StoredEntry<Step>] = []
-        for entry in pending {
-            record.lastSeq += 1
-            let entry = StoredEntry(
-                seq: record.lastSeq, at: now, source: entry.source, url: entry.url, version: record.version,
-                navigation: entry.navigation)
-            stored.append(entry)
-            history.append(try encoded(entry))
-        }
-        do {
-            record.tree = try session.tree.jsonBytes()
-            if session.tree.appData != appDataBefore { record.appData = try session.tree.appDataJSON() }
-            if session.extra.changed { record.extra = try CompactJSONEncoder().encode(session.extra) }
-        } catch {
-            throw .internalError("cannot encode session \(record.id.prefix(8))…: \(error)")
-        }
-        if isDueForRenewal(record, now: now) {
-            record.lastUsedAt = now
-            record.expiresAt = now + lifetime.ttl
-        }
-        return Prepared(record: record, history: history, entries: stored)
-    }
-
     /// `session` as it is once `prepared` was committed (and cached as such).
-    private func committed(_ prepared: Prepared, _ session: LoadedSession) -> LoadedSession {
+    private func committed(_ prepared: SessionCommit<Step>, _ session: LoadedSession) -> LoadedSession {
         var session = session
         session.record = prepared.record
         session.committed = prepared.entries.map { $0.entry(sessionCreatedAt: prepared.record.createdAt) }
@@ -362,33 +286,5 @@ final class SessionService<Step: FlowStep>: Sendable {
                 top: PageReference(node: top.id.rawValue, url: top.url))
         }
         return session
-    }
-
-    private func isDueForRenewal(_ record: SessionRecord, now: Int64? = nil) -> Bool {
-        lifetime.isDueForRenewal(lastUsedAt: record.lastUsedAt, now: now ?? clock())
-    }
-
-    private func encoded(_ entry: StoredEntry<Step>) throws(WebError) -> HistoryRecord {
-        do {
-            return try entry.encoded()
-        } catch {
-            throw .internalError("cannot encode history entry \(entry.seq): \(error)")
-        }
-    }
-
-    /// `body`'s answer from the store; a failure becomes `503`, and is logged (see ``StoreHealthLog``).
-    private func usingStore<T>(_ body: () async throws(StoreError) -> T) async throws(WebError) -> T {
-        do {
-            let answer = try await body()
-            storeHealth.succeeded()
-            return answer
-        } catch {
-            throw storeFailure(error)
-        }
-    }
-
-    private func storeFailure(_ error: StoreError) -> WebError {
-        storeHealth.failed(error.description)
-        return .unavailable(error.description)
     }
 }

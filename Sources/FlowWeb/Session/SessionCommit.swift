@@ -1,0 +1,52 @@
+import FlowCore
+import FlowStore
+
+/// A session's next record and the history it appends, encoded and ready to commit.
+struct SessionCommit<Step: FlowStep>: Sendable {
+    /// The record to store: the version one more, the tree and the changed parts encoded, the
+    /// expiry pushed back when due.
+    var record: SessionRecord
+    /// The history entries to append, encoded.
+    var history: [HistoryRecord]
+    /// The same entries, decoded, for the answer.
+    var entries: [StoredEntry<Step>]
+
+    /// The commit of `session` with `pending` entries, at `now`. `appDataBefore` is the app data
+    /// `session.record` holds the bytes of: unchanged, they are kept rather than encoded again
+    /// (most steps change only the tree).
+    ///
+    /// - Throws: ``WebError`` `500` when the tree, the app data or an entry cannot be encoded.
+    init(
+        _ session: LoadedSession, entries pending: [PendingEntry<Step>], appDataBefore: AnyAppData, now: Int64,
+        lifetime: SessionLifetime
+    ) throws(WebError) {
+        var record = session.record
+        record.version += 1
+        var history: [HistoryRecord] = []
+        var stored: [StoredEntry<Step>] = []
+        for entry in pending {
+            record.lastSeq += 1
+            let entry = StoredEntry(
+                seq: record.lastSeq, at: now, source: entry.source, url: entry.url, version: record.version,
+                navigation: entry.navigation)
+            stored.append(entry)
+            do { history.append(try entry.encoded()) } catch {
+                throw .internalError("cannot encode history entry \(entry.seq): \(error)")
+            }
+        }
+        do {
+            record.tree = try session.tree.jsonBytes()
+            if session.tree.appData != appDataBefore { record.appData = try session.tree.appDataJSON() }
+            if session.extra.changed { record.extra = try CompactJSONEncoder().encode(session.extra) }
+        } catch {
+            throw .internalError("cannot encode session \(record.id.prefix(8))…: \(error)")
+        }
+        if lifetime.isDueForRenewal(lastUsedAt: record.lastUsedAt, now: now) {
+            record.lastUsedAt = now
+            record.expiresAt = now + lifetime.ttl
+        }
+        self.record = record
+        self.history = history
+        entries = stored
+    }
+}
