@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         // `make docs` (swift package generate-documentation); a command plugin, nothing is linked.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
@@ -43,7 +44,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(name: "FlowCore"),
-        .target(name: "FlowStore"),
+        .target(
+            name: "FlowStore", dependencies: [.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         .target(name: "MustacheTemplates"),
         .target(
             name: "FlowWeb",
@@ -52,6 +54,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             // What every app gets unless its own Templates/ and Public/ replace it (FlowWebDefaults).
             resources: [
@@ -65,6 +68,7 @@ let package = Package(
             dependencies: [
                 "FlowStore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         .target(
             name: "FlowStorePostgres",
@@ -72,12 +76,14 @@ let package = Package(
                 "FlowStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         .target(
             name: "FlowTesting",
             dependencies: [
                 "FlowCore", "FlowWeb", "FlowStore", "MicroHTTP", "MustacheTemplates",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         // Test helpers that start processes: a throwaway PostgreSQL cluster, a flowserver.
         .target(name: "ProcessTestSupport", dependencies: ["FlowTesting"], path: "Tests/ProcessTestSupport"),
@@ -89,12 +95,16 @@ let package = Package(
                 "FlowStorePostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         .executableTarget(name: "flowserver", dependencies: ["FlowServerRuntime", "MoviesDemo"]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "FlowTesting"]),
         .testTarget(
             name: "FlowWebTests",
-            dependencies: ["FlowWeb", "FlowCore", "FlowStore", "FlowTesting", "MicroHTTP", "MustacheTemplates"]),
+            dependencies: [
+                "FlowWeb", "FlowCore", "FlowStore", "FlowTesting", "MicroHTTP", "MustacheTemplates",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
         .testTarget(
             name: "FlowServerExecutableTests",
             dependencies: [
@@ -104,10 +114,15 @@ let package = Package(
         .testTarget(name: "MustacheTemplatesTests", dependencies: ["MustacheTemplates"]),
         .testTarget(
             name: "FlowStoreSQLiteTests",
-            dependencies: ["FlowStoreSQLite", "FlowStore", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "FlowStoreSQLite", "FlowStore", "FlowTesting", .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(
-            name: "FlowStorePostgresTests", dependencies: ["FlowStorePostgres", "FlowStore", "ProcessTestSupport"]),
-        .testTarget(name: "MoviesDemoTests", dependencies: ["MoviesDemo", "FlowCore", "FlowWeb", "MustacheTemplates"]),
+            name: "FlowStorePostgresTests",
+            dependencies: ["FlowStorePostgres", "FlowStore", "FlowTesting", "ProcessTestSupport"]),
+        .testTarget(
+            name: "MoviesDemoTests",
+            dependencies: ["MoviesDemo", "FlowCore", "FlowWeb", "FlowTesting", "MustacheTemplates"]),
         .testTarget(
             name: "FlowCoreTests",
             dependencies: [

@@ -27,6 +27,8 @@ let package = Package(
                 .product(name: "FlowStore", package: "FlowServer"),
                 .product(name: "FlowStoreSQLite", package: "FlowServer"),
                 .product(name: "FlowStorePostgres", package: "FlowServer"),
+                .product(name: "FlowTesting", package: "FlowServer"),
+                .product(name: "FlowWeb", package: "FlowServer"),
                 .product(name: "MoviesDemo", package: "FlowServer"),
             ]
         ),

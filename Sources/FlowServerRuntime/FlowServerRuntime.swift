@@ -7,6 +7,7 @@ import FlowWeb
 import Logging
 import MicroHTTP
 import MustacheTemplates
+import ServiceLifecycle
 
 #if canImport(Glibc)
 import Glibc
@@ -17,7 +18,10 @@ import Darwin
 /// Runs a FlowWeb app as a server process, the way `flowserver` runs the Movies demo: the whole
 /// command line of Docs/CONTRACT.md §7 (flags and `FLOWSERVER_*` variables, `--help`), the memory, SQLite
 /// and PostgreSQL stores, logging, the session secret, signals and graceful stop, purging of
-/// expired sessions, exit statuses and one-line errors.
+/// expired sessions, exit statuses and one-line errors. Everything that runs in the background —
+/// the store's services, the server, the purger, live tabs, the app's `WebApp.backgroundServices`
+/// — runs in one swift-service-lifecycle `ServiceGroup`, which starts it, stops it gracefully on
+/// `SIGTERM`/`SIGINT`, and stops the rest when one part fails.
 ///
 /// ```swift
 /// @main
@@ -82,43 +86,38 @@ public enum FlowServerRuntime {
             fail("the app cannot start: \(error)")
         }
         let store: any SessionStore
-        do { store = try await openStore(options.store, level: level, label: command.name) } catch { fail("\(error)") }
+        do { store = try openStore(options.store, level: level, label: command.name) } catch { fail("\(error)") }
         // An app without files of its own needs no Public/; a directory named but missing is a mistake.
         if options.publicDirectory != ServerOptions.defaultPublicDirectory, !isDirectory(options.publicDirectory) {
             logger.warning(
                 "--public \(options.publicDirectory) is not a directory: /public serves FlowServer's default files only"
             )
         }
-        let secret: [UInt8]
-        if let given = options.sessionSecret {
-            secret = Array(given.utf8)
-        } else {
-            do { secret = try await store.sessionSecret(proposing: WebConfiguration.newSessionSecret()) } catch {
-                fail("cannot read the session secret from the store: \(error)")
-            }
+        let server = AppServer(
+            .init(
+                name: command.name, app: app, store: store, templates: templates, options: options,
+                webConfiguration: { secret in webConfiguration(options, secret: secret) },
+                serverConfiguration: serverConfiguration(options)),
+            logger: logger)
+        // One group runs everything in the background, and stops it on SIGTERM or SIGINT: the
+        // store's services first (and stopped last), then the server with its own (stopped first).
+        // A service that fails stops the others gracefully.
+        let group = ServiceGroup(
+            configuration: .init(
+                services: (store.services + [server]).map { service in
+                    .init(
+                        service: service, successTerminationBehavior: .gracefullyShutdownGroup,
+                        failureTerminationBehavior: .gracefullyShutdownGroup)
+                },
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        do {
+            try await group.run()
+        } catch let failure as AppServer<Step>.StartFailure {
+            fail("\(failure)")
+        } catch {
+            fail("stopped: \(error)")
         }
-        let responder = FlowWebResponder(
-            app: app, store: store, templates: templates, configuration: webConfiguration(options, secret: secret),
-            logger: Logger(label: "\(command.name).web"))
-        let server = HTTPServer(
-            configuration: serverConfiguration(options), responder: responder,
-            logger: Logger(label: "\(command.name).http"))
-        // Watch signals before announcing the address: a SIGTERM right after it must stop us.
-        let stopLimit = server.configuration.shutdownGracePeriod + .seconds(5)
-        TerminationSignals.watch { number in
-            logger.info("stopping on signal \(number)")
-            server.shutdown()
-            StopDeadline.arm(after: stopLimit, name: command.name)
-        }
-        do { try server.start() } catch { fail("\(error)") }
-        let displayHost = options.host.contains(":") ? "[\(options.host)]" : options.host
-        print("listening on http://\(displayHost):\(server.port)")
-        fflush(nil)
-        logger.info("serving", metadata: ["store": "\(options.store)", "threads": "\(options.threads)"])
-
-        let purging = Task { await SessionPurger(store: store).run() }
-        let report = await server.run()
-        purging.cancel()
+        guard let report = server.report else { fail("stopped before it served") }
         guard report.isClean else {
             // Each request was logged with its route by the server.
             logger.error(
@@ -153,7 +152,9 @@ public enum FlowServerRuntime {
         }
     }
 
-    private static func openStore(_ location: StoreLocation, level: Logger.Level, label: String) async throws
+    /// The store `location` names, not prepared yet (see ``SessionStore/prepare()``): PostgreSQL
+    /// connects once its service runs.
+    private static func openStore(_ location: StoreLocation, level: Logger.Level, label: String) throws
         -> any SessionStore
     {
         switch location {
@@ -165,7 +166,7 @@ public enum FlowServerRuntime {
             // The pool logs every failed connection attempt; warnings and up only.
             var storeLogger = Logger(label: "\(label).postgres")
             storeLogger.logLevel = max(level, .warning)
-            return try await PostgresSessionStore.connect(url: url, logger: storeLogger)
+            return try PostgresSessionStore(url: url, logger: storeLogger)
         }
     }
 

@@ -1,3 +1,5 @@
+import ServiceLifecycle
+
 /// Where sessions live between requests: a snapshot per session plus its append-only history.
 ///
 /// Stores keep bytes (the tree and app data are encoded by the web layer), so the SQLite and
@@ -47,6 +49,16 @@ public protocol SessionStore: Sendable {
     func exclusiveUpdate<Outcome: Sendable>(
         _ id: String, _ change: @escaping @Sendable (SessionRecord?) async -> ExclusiveChange<Outcome>
     ) async throws(StoreError) -> Outcome
+    /// What the store does in the background for as long as it is used — run its connection
+    /// pool, copy its write-ahead log — as swift-service-lifecycle services, to run in the
+    /// app's `ServiceGroup` (FlowServerRuntime does; tests use FlowTesting's
+    /// `withRunningServices`). A store whose services do not run may not work. None by default.
+    var services: [any Service] { get }
+    /// Gets the store ready once its ``services`` run (PostgreSQL: connects and migrates); call
+    /// it before any other call. The default does nothing.
+    ///
+    /// - Throws: ``StoreError`` (unavailable) with a one-line reason when the store cannot be used.
+    func prepare() async throws(StoreError)
 }
 
 /// What an ``SessionStore/exclusiveUpdate(_:_:)`` change decided: what to commit (nothing, or a
@@ -67,6 +79,12 @@ public struct ExclusiveChange<Outcome: Sendable>: Sendable {
 extension SessionStore {
     /// A store of one process's own.
     public var isShared: Bool { false }
+
+    /// No background work.
+    public var services: [any Service] { [] }
+
+    /// Ready at once.
+    public func prepare() async throws(StoreError) {}
 
     /// One load per id; a shared store asks once for all.
     public func versions(of ids: [String]) async throws(StoreError) -> [String: Int] {

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import PostgresNIO
+import ServiceLifecycle
 import Synchronization
 
 /// Sessions in PostgreSQL (`--store postgres://user:pass@host:port/db`), for several instances
@@ -15,47 +16,22 @@ import Synchronization
 /// reconnects by itself when the database is back.
 public final class PostgresSessionStore: SessionStore {
     private let client: PostgresClient
-    private let runner: Task<Void, Never>
-    /// Fails the calls that ran past their deadline (see ``bounded(_:)``), ten times a second.
-    private let watchdog: Task<Void, Never>
-    /// Ends when the runner task calls the client's `run()`.
-    private let runnerStarted: AsyncStream<Void>
+    /// Runs the connection pool and fails the calls that ran past their deadline: the store's
+    /// service.
+    private let runner: Runner
     private let logger: Logger
     private let timeout: Duration
     /// Whether the database answered lately: while it does not, calls fail at once.
-    private let reachability = Reachability()
+    private let reachability: Reachability
 
-    private init(client: PostgresClient, logger: Logger, timeout: Duration) {
-        self.client = client
-        self.logger = logger
-        self.timeout = timeout
-        let (started, starting) = AsyncStream<Void>.makeStream()
-        runnerStarted = started
-        runner = Task {
-            starting.finish()
-            await client.run()
-        }
-        let reachability = reachability
-        watchdog = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(100))
-                reachability.expire(now: .now)
-            }
-        }
-    }
-
-    deinit {
-        runner.cancel()
-        watchdog.cancel()
-    }
-
-    /// Connects to the database at `url` and migrates it.
+    /// A store on the database at `url`, not connected yet: run its ``services`` (the connection
+    /// pool), then call ``prepare()``, which connects and migrates. Every call is bounded by
+    /// `timeout`.
     ///
-    /// - Throws: `StoreError` (unavailable) with a one-line reason when the URL is malformed or
-    ///   the database cannot be reached or migrated within `timeout`.
-    public static func connect(
-        url: String, timeout: Duration = .seconds(3), logger: Logger = Logger(label: "FlowStorePostgres")
-    ) async throws(StoreError) -> PostgresSessionStore {
+    /// - Throws: `StoreError` (unavailable) when `url` is not a PostgreSQL URL.
+    public init(url: String, timeout: Duration = .seconds(3), logger: Logger = Logger(label: "FlowStorePostgres"))
+        throws(StoreError)
+    {
         guard let components = URLComponents(string: url),
             ["postgres", "postgresql"].contains(components.scheme ?? ""),
             let host = components.host, let user = components.user
@@ -67,16 +43,65 @@ public final class PostgresSessionStore: SessionStore {
             host: host, port: components.port ?? 5432, username: user, password: components.password,
             database: components.path.isEmpty ? nil : String(components.path.dropFirst()), tls: .disable)
         configuration.options.connectTimeout = .seconds(Int64(timeout.components.seconds))
-        let store = PostgresSessionStore(
-            client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger,
-            timeout: timeout)
-        // The first query waits for the runner task to reach `run()`: a connection leased before
-        // logs a warning (a new task can start late on a busy machine). The task goes straight
-        // on into `run()`, which marks the client running before it first suspends, where this
-        // side still has a task switch to make.
-        for await _ in store.runnerStarted {}
-        try await store.migrate()
-        return store
+        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        reachability = Reachability()
+        runner = Runner(client: client, reachability: reachability)
+        self.logger = logger
+        self.timeout = timeout
+    }
+
+    /// The connection pool and the watchdog of calls' deadlines, as one service: nothing works
+    /// until it runs, and it stops on graceful shutdown (run it before, and stop it after, what
+    /// uses the store).
+    public var services: [any Service] { [runner] }
+
+    /// Connects and migrates the database, once the store's service runs (waiting for it to
+    /// start).
+    ///
+    /// - Throws: `StoreError` (unavailable) with a one-line reason when the database cannot be
+    ///   reached or migrated within the store's timeout.
+    public func prepare() async throws(StoreError) {
+        // The first query waits for the runner to reach the client's `run()`: a connection
+        // leased before logs a warning (a new task can start late on a busy machine).
+        await runner.started()
+        try await migrate()
+    }
+
+    /// What keeps the store working: the client's connection pool, and a watchdog that fails the
+    /// calls past their deadline (see ``bounded(_:)``), ten times a second.
+    fileprivate final class Runner: Service {
+        private let client: PostgresClient
+        private let reachability: Reachability
+        private let startedStream: AsyncStream<Void>
+        private let starting: AsyncStream<Void>.Continuation
+
+        init(client: PostgresClient, reachability: Reachability) {
+            self.client = client
+            self.reachability = reachability
+            (startedStream, starting) = AsyncStream<Void>.makeStream()
+        }
+
+        /// Returns once ``run()`` has started.
+        func started() async {
+            for await _ in startedStream {}
+        }
+
+        func run() async {
+            let reachability = reachability
+            await withDiscardingTaskGroup { group in
+                group.addTask {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: .milliseconds(100))
+                        reachability.expire(now: .now)
+                    }
+                }
+                // On into the client's `run()` in this task: it marks the client running before it
+                // first suspends, while the waiter of `started()` still has a task switch to make.
+                starting.finish()
+                await client.run()  // until graceful shutdown or cancellation
+                group.cancelAll()
+            }
+        }
     }
 
     private func migrate() async throws(StoreError) {
@@ -393,7 +418,7 @@ private final class Ticket: Sendable {}
 /// Whether the database is taken to be reachable (a circuit breaker): after a call found it
 /// unreachable, the calls waiting for it are failed, and only one call at a time may try it,
 /// at most every ``retryInterval``, until one gets an answer.
-private final class Reachability: Sendable {
+fileprivate final class Reachability: Sendable {
     private enum State {
         case reachable
         case unreachable(tryingAgain: Bool, nextTry: ContinuousClock.Instant)

@@ -2,6 +2,7 @@ import FlowStore
 import Foundation
 import GRDB
 import Logging
+import ServiceLifecycle
 
 /// Sessions in an SQLite database (the embedded default, `--store sqlite:PATH`): WAL mode, the
 /// schema created and migrated by versioned migrations, every change in one transaction that
@@ -70,7 +71,9 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
         }
     }
 
-    deinit { checkpointer.stop() }
+    /// The checkpointer of the write-ahead log (see `WALCheckpointer`): SQLite's own automatic
+    /// checkpoints are off, so without it running the log only grows.
+    public var services: [any Service] { [checkpointer] }
 
     /// The schema, one migration per version (never edit a shipped one: add another).
     static var migrator: DatabaseMigrator {

@@ -1,4 +1,5 @@
 import GRDB
+import ServiceLifecycle
 
 /// Copies an SQLite store's write-ahead log into its database file off the commit path, and
 /// lets the log start over once it has grown past a size.
@@ -14,42 +15,54 @@ import GRDB
 ///
 /// While nothing is committed the copies slow down, to four a second (or `interval`, if longer).
 /// Checkpoints that keep failing are logged (see ``CheckpointFailureLog``).
-final class WALCheckpointer: Sendable {
-    private let task: Task<Void, Never>
+///
+/// A service (swift-service-lifecycle): it runs until graceful shutdown or cancellation; the
+/// database's last connection to close copies what is left.
+struct WALCheckpointer: Service {
+    private let pool: DatabasePool
+    private let connection: DatabaseQueue
+    private let interval: Duration
+    private let restartFrames: Int
+    private let failures: CheckpointFailureLog
 
-    /// Starts checkpointing `pool`'s database, whose file is at `path`, until ``stop()``, telling
-    /// `failures` how each checkpoint went.
+    /// A checkpointer of `pool`'s database, whose file is at `path`, telling `failures` how each
+    /// checkpoint went.
     init(pool: DatabasePool, path: String, interval: Duration, restartFrames: Int, failures: CheckpointFailureLog)
         throws
     {
-        let connection = try DatabaseQueue(path: path)
-        task = Task.detached(priority: .utility) {
-            var failures = failures
-            var pause = interval
-            var lastFrames = 0
-            while !Task.isCancelled {
-                try? await Task.sleep(for: pause)
-                let log: (walFrameCount: Int, checkpointedFrameCount: Int)
-                do {
-                    log = try await connection.writeWithoutTransaction { db in try db.checkpoint(.passive) }
-                    if log.walFrameCount >= restartFrames {
-                        _ = try await pool.writeWithoutTransaction { db in try db.checkpoint(.passive) }
-                    }
-                    failures.succeeded(at: .now)
-                } catch {
-                    failures.failed(error, at: .now)
-                    pause = interval
-                    continue
-                }
-                let idle = log.walFrameCount == lastFrames && log.checkpointedFrameCount == log.walFrameCount
-                pause = idle ? min(pause * 2, max(interval, .milliseconds(250))) : interval
-                lastFrames = log.walFrameCount
-            }
-        }
+        self.pool = pool
+        connection = try DatabaseQueue(path: path)
+        self.interval = interval
+        self.restartFrames = restartFrames
+        self.failures = failures
     }
 
-    /// Stops checkpointing (the database's last connection to close copies what is left).
-    func stop() {
-        task.cancel()
+    func run() async {
+        await cancelWhenGracefulShutdown { [self] in await checkpointUntilCancelled() }
+    }
+
+    private func checkpointUntilCancelled() async {
+        var failures = failures
+        var pause = interval
+        var lastFrames = 0
+        while !Task.isCancelled {
+            try? await Task.sleep(for: pause)
+            guard !Task.isCancelled else { return }
+            let log: (walFrameCount: Int, checkpointedFrameCount: Int)
+            do {
+                log = try await connection.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+                if log.walFrameCount >= restartFrames {
+                    _ = try await pool.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+                }
+                failures.succeeded(at: .now)
+            } catch {
+                failures.failed(error, at: .now)
+                pause = interval
+                continue
+            }
+            let idle = log.walFrameCount == lastFrames && log.checkpointedFrameCount == log.walFrameCount
+            pause = idle ? min(pause * 2, max(interval, .milliseconds(250))) : interval
+            lastFrames = log.walFrameCount
+        }
     }
 }

@@ -1,5 +1,6 @@
 import FlowStore
 import FlowStorePostgres
+import FlowTesting
 import Foundation
 import ProcessTestSupport
 import Testing
@@ -11,60 +12,73 @@ private func record(_ id: String, version: Int = 1, expiresAt: Int64 = 2_000, la
         extra: [3], createdAt: 1_000, lastUsedAt: 1_000, expiresAt: expiresAt)
 }
 
+/// Runs `body` with a store on the database at `url`: its service running, prepared (migrated).
+private func withStore<Result: Sendable>(_ url: String, _ body: (PostgresSessionStore) async throws -> Result)
+    async throws -> Result
+{
+    let store = try PostgresSessionStore(url: url)
+    return try await withRunningServices(store.services) {
+        try await store.prepare()
+        return try await body(store)
+    }
+}
+
 @Suite("PostgreSQL session store", .serialized)
 struct PostgresStoreTests {
     @Test("create, load, optimistic commits, history, purge, delete — and 503-style errors while the database is down")
     func store() async throws {
         let cluster = try PostgresCluster()
-        let store = try await PostgresSessionStore.connect(url: cluster.url)
-        try await store.create(record("a"), entries: [HistoryRecord(seq: 1, entry: [9])])
-        #expect(try await store.load("a") == record("a"))
-        await #expect(throws: StoreError.self) { try await store.create(record("a"), entries: []) }
-        try await store.commit(
-            record("a", version: 2, lastSeq: 2), expectedVersion: 1, entries: [HistoryRecord(seq: 2, entry: [8])])
-        do {
-            try await store.commit(record("a", version: 3), expectedVersion: 1, entries: [])
-            Issue.record("a stale version must conflict")
-        } catch {
-            #expect(error.isConflict)
-        }
-        #expect(try await store.history("a", after: 0, limit: 10).map(\.seq) == [1, 2])
-        for index in 0..<3 { try await store.create(record("old\(index)", expiresAt: 100), entries: []) }
-        #expect(try await store.liveCount(now: 500) == 1)
-        #expect(try await store.purgeExpired(now: 500, limit: 2) == 2)
-        #expect(try await store.purgeExpired(now: 500, limit: 2) == 1)
-        // A second connection (another instance) sees the same session, migrations already done,
-        // and signs ids with the same secret.
-        let other = try await PostgresSessionStore.connect(url: cluster.url)
-        #expect(try await other.load("a")?.version == 2)
-        let secret = [UInt8](repeating: 7, count: 32)
-        #expect(try await store.sessionSecret(proposing: secret) == secret)
-        #expect(try await other.sessionSecret(proposing: [UInt8](repeating: 8, count: 32)) == secret)
-        try await store.create(SessionRecord.deleted(id: "gone", until: 3_000), entries: [])
-        #expect(try await store.liveCount(now: 500) == 1, "a deleted session's marker is not live")
-        #expect(try await store.load("gone")?.isDeleted == true)
-        // Database down: bounded failures, marked unavailable; back up: the pool recovers.
-        try cluster.stop()
-        let started = ContinuousClock.now
-        do {
-            _ = try await store.load("a")
-            Issue.record("a stopped database must fail")
-        } catch {
-            #expect(error.isUnavailable)
-        }
-        #expect(ContinuousClock.now - started < .seconds(10))
-        try cluster.start()
-        var recovered = false
-        for _ in 0..<40 where !recovered {
-            if (try? await store.load("a")) != nil {
-                recovered = true
-            } else {
-                try await Task.sleep(for: .milliseconds(250))
+        try await withStore(cluster.url) { store in
+            try await store.create(record("a"), entries: [HistoryRecord(seq: 1, entry: [9])])
+            #expect(try await store.load("a") == record("a"))
+            await #expect(throws: StoreError.self) { try await store.create(record("a"), entries: []) }
+            try await store.commit(
+                record("a", version: 2, lastSeq: 2), expectedVersion: 1, entries: [HistoryRecord(seq: 2, entry: [8])])
+            do throws(StoreError) {
+                try await store.commit(record("a", version: 3), expectedVersion: 1, entries: [])
+                Issue.record("a stale version must conflict")
+            } catch {
+                #expect(error.isConflict)
+            }
+            #expect(try await store.history("a", after: 0, limit: 10).map(\.seq) == [1, 2])
+            for index in 0..<3 { try await store.create(record("old\(index)", expiresAt: 100), entries: []) }
+            #expect(try await store.liveCount(now: 500) == 1)
+            #expect(try await store.purgeExpired(now: 500, limit: 2) == 2)
+            #expect(try await store.purgeExpired(now: 500, limit: 2) == 1)
+            // A second connection (another instance) sees the same session, migrations already done,
+            // and signs ids with the same secret.
+            try await withStore(cluster.url) { other in
+                #expect(try await other.load("a")?.version == 2)
+                let secret = [UInt8](repeating: 7, count: 32)
+                #expect(try await store.sessionSecret(proposing: secret) == secret)
+                #expect(try await other.sessionSecret(proposing: [UInt8](repeating: 8, count: 32)) == secret)
+                try await store.create(SessionRecord.deleted(id: "gone", until: 3_000), entries: [])
+                #expect(try await store.liveCount(now: 500) == 1, "a deleted session's marker is not live")
+                #expect(try await store.load("gone")?.isDeleted == true)
+                // Database down: bounded failures, marked unavailable; back up: the pool recovers.
+                try cluster.stop()
+                let started = ContinuousClock.now
+                do throws(StoreError) {
+                    _ = try await store.load("a")
+                    Issue.record("a stopped database must fail")
+                } catch {
+                    #expect(error.isUnavailable)
+                }
+                #expect(ContinuousClock.now - started < .seconds(10))
+                try cluster.start()
+                var recovered = false
+                for _ in 0..<40 where !recovered {
+                    if (try? await store.load("a")) != nil {
+                        recovered = true
+                    } else {
+                        try await Task.sleep(for: .milliseconds(250))
+                    }
+                }
+                #expect(recovered)
+                try await store.delete("a")
+                #expect(try await store.load("a") == nil)
             }
         }
-        #expect(recovered)
-        try await store.delete("a")
-        #expect(try await store.load("a") == nil)
     }
 }
 
@@ -75,48 +89,49 @@ extension PostgresStoreTests {
     @Test("the database dying while large results stream never stops the process; calls fail as unavailable")
     func outageWhileStreaming() async throws {
         let cluster = try PostgresCluster()
-        let store = try await PostgresSessionStore.connect(url: cluster.url)
-        let entry = [UInt8](repeating: 42, count: 32 * 1024)
-        let entries = (1...64).map { HistoryRecord(seq: $0, entry: entry) }
-        try await store.create(record("big", lastSeq: 64), entries: entries)
-        for outage in 0..<3 {
-            if outage > 0 {
-                try cluster.start()
-                var back = false
-                for _ in 0..<40 where !back {
-                    if (try? await store.load("big")) != nil {
-                        back = true
-                    } else {
-                        try await Task.sleep(for: .milliseconds(250))
-                    }
-                }
-                #expect(back, "the store reconnects after outage \(outage)")
-            }
-            let outcomes = try await withThrowingTaskGroup(of: Int.self) { group in
-                for reader in 0..<16 {
-                    group.addTask {
-                        var answered = 0
-                        for _ in 0..<50 {
-                            do {
-                                let read = try await store.history("big", after: 0, limit: 64)
-                                #expect(read.count == 64 && read.allSatisfy { $0.entry == entry })
-                                answered += 1
-                            } catch let error as StoreError {
-                                #expect(error.isUnavailable, "reader \(reader): \(error)")
-                                break
-                            } catch {
-                                Issue.record("reader \(reader): \(error)")
-                                break
-                            }
+        try await withStore(cluster.url) { store in
+            let entry = [UInt8](repeating: 42, count: 32 * 1024)
+            let entries = (1...64).map { HistoryRecord(seq: $0, entry: entry) }
+            try await store.create(record("big", lastSeq: 64), entries: entries)
+            for outage in 0..<3 {
+                if outage > 0 {
+                    try cluster.start()
+                    var back = false
+                    for _ in 0..<40 where !back {
+                        if (try? await store.load("big")) != nil {
+                            back = true
+                        } else {
+                            try await Task.sleep(for: .milliseconds(250))
                         }
-                        return answered
                     }
+                    #expect(back, "the store reconnects after outage \(outage)")
                 }
-                try await Task.sleep(for: .milliseconds(300 + 100 * outage))
-                try cluster.stop()
-                return try await group.reduce(into: [Int]()) { $0.append($1) }
+                let outcomes = try await withThrowingTaskGroup(of: Int.self) { group in
+                    for reader in 0..<16 {
+                        group.addTask {
+                            var answered = 0
+                            for _ in 0..<50 {
+                                do {
+                                    let read = try await store.history("big", after: 0, limit: 64)
+                                    #expect(read.count == 64 && read.allSatisfy { $0.entry == entry })
+                                    answered += 1
+                                } catch let error as StoreError {
+                                    #expect(error.isUnavailable, "reader \(reader): \(error)")
+                                    break
+                                } catch {
+                                    Issue.record("reader \(reader): \(error)")
+                                    break
+                                }
+                            }
+                            return answered
+                        }
+                    }
+                    try await Task.sleep(for: .milliseconds(300 + 100 * outage))
+                    try cluster.stop()
+                    return try await group.reduce(into: [Int]()) { $0.append($1) }
+                }
+                #expect(outcomes.reduce(0, +) > 0, "some reads were answered before outage \(outage)")
             }
-            #expect(outcomes.reduce(0, +) > 0, "some reads were answered before outage \(outage)")
         }
     }
 }

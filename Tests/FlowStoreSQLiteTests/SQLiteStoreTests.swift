@@ -1,5 +1,6 @@
 import FlowStore
 import FlowStoreSQLite
+import FlowTesting
 import Foundation
 import Testing
 
@@ -103,22 +104,25 @@ struct SQLiteStoreTests {
                 $0 << 8 | UInt32($1)
             }
         }
-        // Writers that never pause, so the log always has frames newer than the last copy.
-        let versions = try await withThrowingTaskGroup(of: (String, Int).self) { group in
-            for index in 0..<sessions {
-                group.addTask {
-                    var version = 1
-                    while version < 20_000, try version % 100 != 0 || restarts() < 3 {
-                        version += 1
-                        var next = record("s\(index)", version: version, lastSeq: version)
-                        next.tree = Array(repeating: UInt8(version % 256), count: 1_500)
-                        let entry = HistoryRecord(seq: version, entry: [UInt8](repeating: 7, count: 300))
-                        try await store.commit(next, expectedVersion: version - 1, entries: [entry])
+        // Writers that never pause, so the log always has frames newer than the last copy; the
+        // checkpointer (the store's service) runs meanwhile.
+        let versions = try await withRunningServices(store.services) {
+            try await withThrowingTaskGroup(of: (String, Int).self) { group in
+                for index in 0..<sessions {
+                    group.addTask {
+                        var version = 1
+                        while version < 20_000, try version % 100 != 0 || restarts() < 3 {
+                            version += 1
+                            var next = record("s\(index)", version: version, lastSeq: version)
+                            next.tree = Array(repeating: UInt8(version % 256), count: 1_500)
+                            let entry = HistoryRecord(seq: version, entry: [UInt8](repeating: 7, count: 300))
+                            try await store.commit(next, expectedVersion: version - 1, entries: [entry])
+                        }
+                        return ("s\(index)", version)
                     }
-                    return ("s\(index)", version)
                 }
+                return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
             }
-            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
         }
         #expect(try restarts() >= 3, "after \(versions) commits")
         // Started over from its first restarts on, the log stays a few MB (a background copy

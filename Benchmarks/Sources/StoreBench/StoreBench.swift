@@ -2,6 +2,8 @@ import FlowCore
 import FlowStore
 import FlowStorePostgres
 import FlowStoreSQLite
+import FlowTesting
+import FlowWeb
 import Foundation
 import MoviesDemo
 
@@ -43,7 +45,19 @@ enum StoreBench {
         var stores: [(String, any SessionStore)] = [
             ("memory", MemorySessionStore()), ("SQLite", try SQLiteSessionStore(path: directory + "/load.sqlite")),
         ]
-        if let postgres { stores.append(("PostgreSQL", try await PostgresSessionStore.connect(url: postgres))) }
+        if let postgres { stores.append(("PostgreSQL", try PostgresSessionStore(url: postgres))) }
+        let scaleStore = try scale.map { _ in try SQLiteSessionStore(path: directory + "/scale.sqlite") }
+        // The stores' background work (PostgreSQL's pool, SQLite's checkpoints) runs as in a server.
+        try await withRunningServices(stores.flatMap(\.1.services) + (scaleStore?.services ?? [])) {
+            for (_, store) in stores { try await store.prepare() }
+            try await measure(stores, scale: scale, scaleStore: scaleStore, app: app, session: session)
+        }
+    }
+
+    static func measure(
+        _ stores: [(String, any SessionStore)], scale: Int?, scaleStore: SQLiteSessionStore?, app: WebApp<DemoStep>,
+        session: StoredSession
+    ) async throws {
 
         print(
             "Loading one session of \(session.pages) pages (tree \(session.record.tree.count) bytes) and \(session.entries.count) history entries, among 1,000 such sessions; median of 2,000 loads (spread of 20 rounds)."
@@ -61,16 +75,15 @@ enum StoreBench {
             print("| \(name) | \(read.median) | \(read.spread) | \(decoded.median) | \(decoded.spread) |")
         }
 
-        if let scale {
+        if let scale, let store = scaleStore {
             let small = try await StoredSession.make(app: app.flows, pages: 3, entries: 5)
-            let store = try SQLiteSessionStore(path: directory + "/scale.sqlite")
             let ids = try await fill(store, with: small, count: scale)
             let decoded = try await measure(ids) { id in
                 guard let record = try await store.load(id) else { throw BenchError("session \(id) is missing") }
                 _ = try NavigationTree(json: record.tree, appData: record.appData, registry: app.flows.registry)
             }
             let size =
-                (try? FileManager.default.attributesOfItem(atPath: directory + "/scale.sqlite")[.size] as? Int) ?? 0
+                (try? FileManager.default.attributesOfItem(atPath: store.path)[.size] as? Int) ?? 0
             print("")
             print(
                 "SQLite with \(scale.formatted()) onboarded sessions three pages deep (\(size / 1_048_576) MB file): load + decode one, median **\(decoded.median) µs** (spread \(decoded.spread))."

@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import MicroHTTP
 import MustacheTemplates
+import ServiceLifecycle
 
 /// An app served in the test process on 127.0.0.1 and a free port, with its templates over
 /// FlowServer's defaults and sessions in memory: pages, steps, deep links and the JSON API over
@@ -26,6 +27,10 @@ public final class TestServer: Sendable {
     /// Where its sessions are.
     public let store: MemorySessionStore
     private let server: HTTPServer
+    /// The store's, the responder's (live tabs' heartbeats) and the app's services, run while the
+    /// server serves, as FlowServerRuntime runs them.
+    private let services: ServiceGroup
+    private let running: Task<Void, Never>
 
     /// Starts `app` with the templates in `templates` (over `FlowWebDefaults`) and the files in
     /// `publicDirectory`; `configure` adjusts the web configuration (no limit on new sessions
@@ -48,7 +53,10 @@ public final class TestServer: Sendable {
         let responder = FlowWebResponder(
             app: app, store: store, templates: library, configuration: configuration, logger: logger)
         server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), responder: responder, logger: logger)
+        services = ServiceGroup(
+            services: store.services + responder.services + app.backgroundServices, logger: logger)
         try server.start()
+        running = Task { [services] in try? await services.run() }
     }
 
     /// Runs `body` with a server of `app` started, and stops it afterwards, whatever happened.
@@ -80,8 +88,12 @@ public final class TestServer: Sendable {
         return try SessionState(json: response.body)
     }
 
-    /// Stops the server: it finishes what it is answering and closes.
-    public func stop() async { await server.stop() }
+    /// Stops the server (it finishes what it is answering and closes), then its services.
+    public func stop() async {
+        await server.stop()
+        await services.triggerGracefulShutdown()
+        await running.value
+    }
 }
 
 /// A session's state as `GET /api/v1/session` gives it, with what tests ask most.

@@ -1,6 +1,7 @@
 import FlowCore
 import MicroHTTP
 import MustacheTemplates
+import ServiceLifecycle
 
 /// An app as the web layer serves it: its flows, its services, its deep links and how its
 /// pages render.
@@ -28,6 +29,10 @@ public struct WebApp<Step: FlowStep>: Sendable {
     /// The app's middleware, in the order requests pass through it, after FlowWeb's own (metrics,
     /// security headers).
     public let middleware: [any HTTPMiddleware]
+    /// The app's own background work (a queue consumer, a cache refresher) as swift-service-lifecycle
+    /// services: `FlowServerRuntime` runs them beside the server and stops them after it, like
+    /// FlowServer's own.
+    public let backgroundServices: [any Service]
     /// What rendering pages needs of this app.
     let pages: WebAppPages
 
@@ -38,7 +43,8 @@ public struct WebApp<Step: FlowStep>: Sendable {
         flows: FlowApp<Step>, pages: [any WebPage.Type], routes: [DeepLinkRoute<Step>] = [],
         context: FlowContext = FlowContext(),
         siteName: String = "FlowServer", tabTitle: (@Sendable (FlowNode, NavigationTree) -> String)? = nil,
-        routeCollections: [any WebRouteCollection<Step>] = [], middleware: [any HTTPMiddleware] = []
+        routeCollections: [any WebRouteCollection<Step>] = [], middleware: [any HTTPMiddleware] = [],
+        backgroundServices: [any Service] = []
     ) throws(WebAppError) {
         var renderers: [String: PageRenderer] = [:]
         for type in pages { renderers[type.name] = PageRenderer(type) }
@@ -52,6 +58,7 @@ public struct WebApp<Step: FlowStep>: Sendable {
         self.tabTitle = tabTitle
         self.routeCollections = routeCollections
         self.middleware = middleware
+        self.backgroundServices = backgroundServices
         self.pages = WebAppPages(renderers: renderers, siteName: siteName, tabTitle: tabTitle, services: context)
     }
 

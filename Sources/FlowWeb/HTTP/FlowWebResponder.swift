@@ -3,6 +3,7 @@ import FlowStore
 import Logging
 import MicroHTTP
 import MustacheTemplates
+import ServiceLifecycle
 
 /// Where HTTP meets flows (Docs/CONTRACT.md §1–6): sessions from cookies or bearer tokens, pages and
 /// visits, deep links, steps from links and forms, the JSON API, static files and `/healthz`.
@@ -28,6 +29,10 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
     let logger: Logger
     /// The metrics `GET /metrics` shows.
     public let metrics: WebMetrics
+    /// What the responder does in the background — keeping live tabs' event streams going — as
+    /// swift-service-lifecycle services, to run for as long as it serves (FlowServerRuntime runs
+    /// them in its `ServiceGroup`; FlowTesting's `TestServer` too).
+    public var services: [any Service] { [LiveTabFanOut(sessions: sessions)] }
     /// The routes the app adds (see ``WebApp/routeCollections``).
     let appRoutes: [any WebRouteCollection<Step>]
     /// The middleware and the router, as requests go through them; set once, by `init`.

@@ -23,14 +23,13 @@ final class SessionEvents: Sendable {
 
     private let state = Mutex(State())
     let limits: Limits
+    /// How often ``sendHeartbeats()`` should run (`LiveTabFanOut` does): a comment line on every
+    /// stream keeps proxies from closing idle ones and finds clients that went away.
     static let heartbeatInterval: Duration = .seconds(15)
-    private let heartbeat = Mutex<Task<Void, Never>?>(nil)
 
     init(limits: Limits) {
         self.limits = limits
     }
-
-    deinit { heartbeat.withLock { $0?.cancel() } }
 
     /// A new stream of session `id`'s changes, which starts with the session's current version
     /// when the client's (`since`, from `Last-Event-ID` or the page) is older; `nil` when a limit
@@ -48,7 +47,6 @@ final class SessionEvents: Sendable {
             return true
         }
         guard admitted else { return nil }
-        startHeartbeat()
         stream.onClose { [weak self] in self?.remove(key, of: id) }
         // The retry delay for the browser's reconnections, and the current version when newer.
         stream.send(Array("retry: 2000\n\n".utf8))
@@ -85,18 +83,10 @@ final class SessionEvents: Sendable {
         }
     }
 
-    private func startHeartbeat() {
-        heartbeat.withLock { task in
-            guard task == nil else { return }
-            task = Task.detached(priority: .utility) { [weak self] in
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: Self.heartbeatInterval)
-                    guard let self else { return }
-                    let streams = self.state.withLock { state in state.streams.values.flatMap(\.values) }
-                    for stream in streams { stream.send(Array(": heartbeat\n\n".utf8)) }
-                }
-            }
-        }
+    /// Sends a heartbeat (a comment line) on every open stream.
+    func sendHeartbeats() {
+        let streams = state.withLock { state in state.streams.values.flatMap(\.values) }
+        for stream in streams { stream.send(Array(": heartbeat\n\n".utf8)) }
     }
 
     /// The event of a version change: `event: version`, `id:` the version, and the data a page

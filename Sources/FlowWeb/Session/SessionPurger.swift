@@ -1,13 +1,15 @@
 import FlowStore
 import Logging
+import ServiceLifecycle
 
-/// Deletes expired sessions from the store in bounded batches, in the background.
+/// Deletes expired sessions from the store in bounded batches, in the background: a service
+/// (swift-service-lifecycle) that `FlowServerRuntime` runs in its `ServiceGroup`.
 ///
 /// ```swift
 /// let purger = SessionPurger(store: store, every: .seconds(60))
-/// Task { await purger.run() }   // until the task is cancelled
+/// let group = ServiceGroup(services: store.services + [purger], logger: logger)
 /// ```
-public struct SessionPurger: Sendable {
+public struct SessionPurger: Service {
     let store: any SessionStore
     let interval: Duration
     let batchSize: Int
@@ -40,8 +42,13 @@ public struct SessionPurger: Sendable {
         }
     }
 
-    /// Purges every `interval` until cancelled; store failures are logged and retried next time.
+    /// Purges every `interval` until graceful shutdown or cancellation; store failures are logged
+    /// and retried next time.
     public func run() async {
+        await cancelWhenGracefulShutdown { [self] in await purgeUntilCancelled() }
+    }
+
+    private func purgeUntilCancelled() async {
         while !Task.isCancelled {
             do {
                 let purged = try await purgeOnce()

@@ -15,16 +15,4 @@ extension SessionService {
             events.publish(id, version: session.record.version, top: PageReference(node: top.id.rawValue, url: top.url))
         }
     }
-
-    func watchRemoteChanges() {
-        remoteChanges.withLock { task in
-            task = Task.detached(priority: .utility) { [weak self] in
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: Self.remoteChangeInterval)
-                    guard let self else { return }
-                    await self.publishRemoteChanges()
-                }
-            }
-        }
-    }
 }

@@ -45,10 +45,8 @@ final class SessionService<Step: FlowStep>: Sendable {
     let calls: StoreCalls
     /// Trees this instance decoded or committed lately, so unchanged sessions skip decoding.
     let decoded = DecodedSessionCache(capacity: 4096)
-    /// With a shared store, what reads the changes other instances commit (see
-    /// ``publishRemoteChanges()``).
-    let remoteChanges = Mutex<Task<Void, Never>?>(nil)
-    /// How often the versions of streamed sessions are read from a shared store.
+    /// How often the versions of streamed sessions are read from a shared store (see
+    /// ``publishRemoteChanges()``, which `LiveTabFanOut` runs).
     static var remoteChangeInterval: Duration { .milliseconds(500) }
 
     init(
@@ -71,10 +69,7 @@ final class SessionService<Step: FlowStep>: Sendable {
         lifetime = SessionLifetime(ttlSeconds: ttlSeconds)
         decoder = StoredSessionDecoder(registry: app.flows.registry)
         self.clock = clock
-        if store.isShared { watchRemoteChanges() }
     }
-
-    deinit { remoteChanges.withLock { $0?.cancel() } }
 
     /// The session `id` if this server minted it and it has not expired or been deleted: as
     /// stored, or at the app's initial state while nothing is stored under it. Its tree comes

@@ -5,6 +5,7 @@ import FlowWeb
 import Foundation
 import MicroHTTP
 import MustacheTemplates
+import ServiceLifecycle
 import Synchronization
 import Testing
 
@@ -237,7 +238,8 @@ struct TestSite {
     var port: Int { server.port }
 
     static func webApp(
-        routeCollections: [any WebRouteCollection<WebStep>] = [], middleware: [any HTTPMiddleware] = []
+        routeCollections: [any WebRouteCollection<WebStep>] = [], middleware: [any HTTPMiddleware] = [],
+        backgroundServices: [any Service] = []
     ) throws -> WebApp<WebStep> {
         let flows = try FlowApp(
             root: RootFlow(), stepper: OneStepper(withSingleStep: WebStep.start),
@@ -257,7 +259,8 @@ struct TestSite {
                     return .itemIsPicked(id: id)
                 }
             ],
-            siteName: "Test site", routeCollections: routeCollections, middleware: middleware)
+            siteName: "Test site", routeCollections: routeCollections, middleware: middleware,
+            backgroundServices: backgroundServices)
     }
 
     /// A site on a free port; `configure` adjusts its web configuration, `store` is where its
