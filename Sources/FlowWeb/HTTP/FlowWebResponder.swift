@@ -13,8 +13,8 @@ import ServiceLifecycle
 /// let server = HTTPServer(configuration: .init(port: 8080), responder: responder)
 /// ```
 ///
-/// Requests pass through the middleware first (metrics, security headers, then the app's
-/// ``WebApp/middleware`` in its order) and are then routed: `/healthz`, `/metrics`, `/public/…`,
+/// Requests pass through the middleware first (the request log, metrics, security headers, then
+/// the app's ``WebApp/middleware`` in its order) and are then routed: `/healthz`, `/metrics`, `/public/…`,
 /// `/api/v1/…`, `/_step…`, `/_inspector`, `/_events`, the app's ``WebApp/routeCollections``, and
 /// last every other `GET` as a page, a visit or a deep link.
 public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
@@ -74,8 +74,10 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
         let labels = RequestLabels(appRoutes: appRoutes.isEmpty ? nil : appRouter)
         chain.set(
             router.wrapped(
-                in: [RequestMetricsMiddleware(metrics: metrics, labels: labels), SecurityHeadersMiddleware(security)]
-                    + app.middleware))
+                in: [
+                    RequestLogMiddleware(logger: logger), RequestMetricsMiddleware(metrics: metrics, labels: labels),
+                    SecurityHeadersMiddleware(security),
+                ] + app.middleware))
     }
 
     /// FlowWeb's routes and the app's, in the order they are tried.

@@ -1,0 +1,67 @@
+import FlowStore
+import FlowWeb
+import Logging
+import MicroHTTP
+import Synchronization
+import Testing
+
+/// Log entries kept in memory.
+private final class LogRecords: Sendable {
+    let entries = Mutex<[(message: String, metadata: Logger.Metadata)]>([])
+
+    /// The metadata of each `request` entry, as text.
+    var requests: [[String: String]] {
+        entries.withLock { entries in
+            entries.filter { $0.message == "request" }.map { $0.metadata.mapValues { "\($0)" } }
+        }
+    }
+}
+
+/// A log handler that keeps every entry in ``LogRecords``.
+private struct RecordingLogHandler: LogHandler {
+    let records: LogRecords
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        records.entries.withLock { $0.append((event.message.description, event.metadata ?? [:])) }
+    }
+}
+
+@Suite("The request log")
+struct RequestLogTests {
+    private func responder(logLevel: Logger.Level, records: LogRecords) throws -> FlowWebResponder<WebStep> {
+        FlowWebResponder(
+            app: try TestSite.webApp(), store: MemorySessionStore(),
+            templates: try FlowWebDefaults.templates(directory: try TestTemplates.directory().path),
+            logger: Logger(label: "test") { _ in RecordingLogHandler(records: records, logLevel: logLevel) })
+    }
+
+    @Test("at debug level every request is logged with its method, path and status, immediate answers included")
+    func debugLevel() async throws {
+        let records = LogRecords()
+        let responder = try responder(logLevel: .debug, records: records)
+        _ = await responder.respond(to: try Request(method: .get, target: "/"))  // computes the initial state
+        let home = try #require(responder.immediateResponse(to: try Request(method: .get, target: "/")))
+        #expect(home.status == .seeOther)
+        let missing = await responder.respond(to: try Request(method: .get, target: "/nowhere"))
+        #expect(missing.status == .notFound)
+        let logged = records.requests
+        #expect(logged.map { $0["path"] } == ["/", "/", "/nowhere"])
+        #expect(logged.map { $0["status"] } == ["303", "303", "404"])
+        #expect(logged.allSatisfy { $0["method"] == "GET" && $0["duration"] != nil })
+    }
+
+    @Test("above debug level nothing is logged per request")
+    func infoLevel() async throws {
+        let records = LogRecords()
+        let responder = try responder(logLevel: .info, records: records)
+        _ = await responder.respond(to: try Request(method: .get, target: "/nowhere"))
+        #expect(records.requests.isEmpty)
+    }
+}
