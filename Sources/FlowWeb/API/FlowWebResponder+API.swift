@@ -23,7 +23,7 @@ extension FlowWebResponder {
     )
         -> Router.Handler
     {
-        { [unowned self] request, _ in
+        { [unowned(unsafe) self] request, _ in
             do throws(WebError) { return try await call(self)(request) } catch { return error.problem }
         }
     }

@@ -80,14 +80,18 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
                 ] + app.middleware))
     }
 
-    /// FlowWeb's routes and the app's, in the order they are tried.
+    /// FlowWeb's routes and the app's, in the order they are tried. Their handlers hold the
+    /// responder `unowned(unsafe)`: the router lives inside it (so it outlives no handler), and a
+    /// checked reference would count, atomically, on every request of every thread.
     private var router: Router {
         var router = Router(
-            notFound: { [unowned self] request in
+            notFound: { [unowned(unsafe) self] request in
                 errorResponse(.notFound("There is no page at \(request.path)."), request)
             },
-            methodNotAllowed: { [unowned self] request, allow in errorResponse(.methodNotAllowed(allow), request) },
-            rejected: { [unowned self] rejection in
+            methodNotAllowed: { [unowned(unsafe) self] request, allow in
+                errorResponse(.methodNotAllowed(allow), request)
+            },
+            rejected: { [unowned(unsafe) self] rejection in
                 composer.errorPage(
                     WebError(
                         rejection.status, rejection.status == .contentTooLarge ? "Content too large" : "Bad request",
@@ -95,20 +99,20 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
             })
         router.add(.get, "/healthz") { _, _ in .text("ok") }
         if configuration.metricsEnabled {
-            router.add(.get, "/metrics", handler: { [unowned self] _, _ in await metricsPage() })
+            router.add(.get, "/metrics", handler: { [unowned(unsafe) self] _, _ in await metricsPage() })
         }
-        router.add(.get, "/public/**") { [unowned self] request, _ in await publicFile(request) }
+        router.add(.get, "/public/**") { [unowned(unsafe) self] request, _ in await publicFile(request) }
         registerAPI(on: &router)
-        router.addForAnyMethod("/_step/**") { [unowned self] request, _ in await respondToStep(request) }
+        router.addForAnyMethod("/_step/**") { [unowned(unsafe) self] request, _ in await respondToStep(request) }
         if configuration.inspectorEnabled {
-            router.add(.get, "/_inspector") { [unowned self] request, _ in await respondToInspector(request) }
+            router.add(.get, "/_inspector") { [unowned(unsafe) self] request, _ in await respondToInspector(request) }
         }
-        router.add(.get, "/_events") { [unowned self] request, _ in await respondToEvents(request) }
+        router.add(.get, "/_events") { [unowned(unsafe) self] request, _ in await respondToEvents(request) }
         let sessions = BrowserSessions(self)
         for collection in appRoutes { collection.register(on: &router, sessions: sessions) }
         router.add(
-            .get, "/**", immediate: { [unowned self] request, _ in currentPageImmediately(request) },
-            handler: { [unowned self] request, _ in await respondToPage(request) })
+            .get, "/**", immediate: { [unowned(unsafe) self] request, _ in currentPageImmediately(request) },
+            handler: { [unowned(unsafe) self] request, _ in await respondToPage(request) })
         return router
     }
 

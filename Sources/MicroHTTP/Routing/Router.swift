@@ -88,17 +88,15 @@ public struct Router: HTTPResponder {
 
     public func respond(to request: Request) async -> Response {
         switch resolve(request) {
-        case .route(let route, let parameters): return await route.handler(request, parameters)
+        case .route(let index, let parameters): return await routes[index].handler(request, parameters)
         case .methodNotAllowed(let allow): return methodNotAllowed(request, allow)
         case .notFound: return await notFound(request)
         }
     }
 
     public func immediateResponse(to request: Request) -> Response? {
-        guard case .route(let route, let parameters) = resolve(request), let immediate = route.immediate else {
-            return nil
-        }
-        return immediate(request, parameters)
+        guard case .route(let index, let parameters) = resolve(request) else { return nil }
+        return routes[index].immediate?(request, parameters)
     }
 
     public func response(for rejection: RequestRejection) -> Response {
@@ -106,7 +104,9 @@ public struct Router: HTTPResponder {
     }
 
     private enum Resolution {
-        case route(Route, RouteParameters)
+        /// The index of the route in `routes` (not a copy of it: copying retains its closures,
+        /// atomically, on every request and from every thread).
+        case route(Int, RouteParameters)
         case methodNotAllowed(String)
         case notFound
     }
@@ -115,7 +115,9 @@ public struct Router: HTTPResponder {
         let path = request.pathSegments
         var allowed: [HTTPMethod] = []
         // By index, so that routes that do not match are not copied (each copy retains closures).
-        for index in routes.indices where routes[index].pattern.matches(path) {
+        let first = path.first
+        for index in routes.indices
+        where routes[index].pattern.mayMatch(first: first) && routes[index].pattern.matches(path) {
             guard let method = routes[index].method else {
                 // A fallback owns its part of the site: no route after it answers there.
                 if allowed.isEmpty { return found(index, path) }
@@ -133,7 +135,7 @@ public struct Router: HTTPResponder {
     }
 
     private func found(_ index: Int, _ path: [String]) -> Resolution {
-        .route(routes[index], RouteParameters(routes[index].pattern, path))
+        .route(index, RouteParameters(routes[index].pattern, path))
     }
 
     /// Whether a route matches `request`'s path, with any method.
@@ -209,6 +211,9 @@ struct RoutePattern: Sendable {
     }
 
     let segments: [Segment]
+    /// The first segment when it is a literal: a path whose first segment differs cannot match,
+    /// which ``mayMatch(first:)`` tells without walking the pattern.
+    private let firstLiteral: String?
 
     init(_ pattern: String) {
         var segments: [Segment] = []
@@ -222,6 +227,14 @@ struct RoutePattern: Sendable {
             }
         }
         self.segments = segments
+        if case .literal(let text) = segments.first { firstLiteral = text } else { firstLiteral = nil }
+    }
+
+    /// `false` when a path starting with `first` cannot match (a quick test before ``matches(_:)``).
+    @inline(__always)
+    func mayMatch(first: String?) -> Bool {
+        guard let firstLiteral else { return true }
+        return first == firstLiteral
     }
 
     /// Whether `path` has this pattern's shape.
