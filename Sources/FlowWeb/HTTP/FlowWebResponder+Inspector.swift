@@ -14,7 +14,8 @@ extension FlowWebResponder {
                 + "<h2>Tree</h2>" + treeHTML(session.tree.root, top: session.tree.top?.id, label: "")
                 + "<h2>App data</h2><pre class=\"app-data\">\(Self.escape(String(decoding: session.record.appData, as: UTF8.self)))</pre>"
                 + "<h2>History</h2>" + historyHTML(entries.reversed()) + "</div>"
-            return SessionAnswer(composer.layout(title: "Inspector", html: html, session: session), session)
+            return SessionAnswer(
+                result: composer.layout(title: "Inspector", html: html, session: session), session: session)
         }
     }
 

@@ -37,10 +37,10 @@ extension FlowWebResponder {
     private func page(_ request: Request, _ session: LoadedSession) async throws(WebError) -> SessionAnswer {
         let notice = Self.notice(request)
         let path = request.path
-        if path == "/" { return SessionAnswer(redirect(session.tree.top?.url ?? "/"), session) }
+        if path == "/" { return SessionAnswer(result: redirect(session.tree.top?.url ?? "/"), session: session) }
         if let target = session.tree.page(at: path) {
             guard target.id != session.tree.top?.id else {
-                return SessionAnswer(try composer.render(session, notice: notice), session)
+                return SessionAnswer(result: try composer.render(session, notice: notice), session: session)
             }
             let updated = try await sessions.update(session) {
                 [self] (current: inout LoadedSession) async throws(WebError) in
@@ -54,7 +54,7 @@ extension FlowWebResponder {
                 logNavigation(current, entry)
                 return .init(result: (), entries: [entry])
             }.session
-            return SessionAnswer(try composer.render(updated, notice: notice), updated)
+            return SessionAnswer(result: try composer.render(updated, notice: notice), session: updated)
         }
         guard let step = deepLinkStep(request) else {
             throw .notFound("There is no page at \(path).")
@@ -70,8 +70,10 @@ extension FlowWebResponder {
             return .init(result: (), entries: [entry])
         }.session
         guard let top = updated.tree.top else { throw .internalError("the session shows no page") }
-        if top.url == path { return SessionAnswer(try composer.render(updated, notice: notice), updated) }
-        return SessionAnswer(redirect(top.url), updated)
+        if top.url == path {
+            return SessionAnswer(result: try composer.render(updated, notice: notice), session: updated)
+        }
+        return SessionAnswer(result: redirect(top.url), session: updated)
     }
 
     /// The step of the first deep-link route that matches and leads somewhere.

@@ -30,14 +30,14 @@ extension FlowWebResponder {
                 }
             }
             if parsed.source == .form, let invalid = try invalidForm(parsed, in: session) {
-                return SessionAnswer(invalid, session)
+                return SessionAnswer(result: invalid, session: session)
             }
             let step: Step
             do { step = try parsed.wire.decode(as: Step.self) } catch {
                 throw WebError.badRequest("Cannot send this step: \(error).")
             }
             let applied = try await applyStep(step, parsed, to: session)
-            return SessionAnswer(redirect(applied.result), applied.session)
+            return SessionAnswer(result: redirect(applied.result), session: applied.session)
         }
     }
 

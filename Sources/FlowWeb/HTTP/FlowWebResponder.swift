@@ -174,22 +174,15 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
             session = loaded
             isNew = found == nil
             let answer = try await body(loaded)
-            return finish(answer.response, setCookieFor: answer.session, isNew)
+            return finish(answer.result, setCookieFor: answer.session, isNew)
         } catch {
             return finish(composer.errorPage(error, topURL: session?.tree.top?.url), setCookieFor: session, isNew)
         }
     }
 
-    /// What a request on the browser's session answers, and the session as the request left it.
-    struct SessionAnswer {
-        var response: Response
-        var session: LoadedSession
-
-        init(_ response: Response, _ session: LoadedSession) {
-            self.response = response
-            self.session = session
-        }
-    }
+    /// What a request on the browser's session answers (`result`), and the session as the request
+    /// left it.
+    typealias SessionAnswer = SessionService<Step>.UpdatedSession<Response>
 
     /// The address of the client that sent `request`: the peer's, or, when the peer is a
     /// trusted proxy, the address it forwarded (see ``WebConfiguration/trustedProxies``).

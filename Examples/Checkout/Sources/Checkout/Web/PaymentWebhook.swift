@@ -30,15 +30,18 @@ public struct PaymentWebhook: Sendable {
 
     /// Applies the call in `request`.
     ///
-    /// - Throws: ``WebError``: `503` without a secret, `401` for a missing or wrong signature,
+    /// - Throws: ``WebError``: `503` without a secret, `401` for a missing or wrong signature
+    ///   (checked in constant time, by Crypto),
     ///   `400` for a body that is not a notification, `404` for an unknown order.
     func apply(_ request: Request) throws(WebError) {
         guard let secret else {
             throw WebError(
                 .serviceUnavailable, "Webhook not configured", "Start the server with --payment-webhook-secret.")
         }
-        let expected = "sha256=" + Self.hex(HMAC<SHA256>.authenticationCode(for: request.body, using: secret))
-        guard let given = request.headers["X-Signature"], Self.constantTimeEqual(given, expected) else {
+        guard let given = request.headers["X-Signature"], given.hasPrefix("sha256="),
+            let code = Self.bytes(hex: given.dropFirst("sha256=".count)),
+            HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: request.body, using: secret)
+        else {
             throw .unauthorized("The X-Signature header is missing or does not match the body.")
         }
         let notification: Notification
@@ -53,9 +56,17 @@ public struct PaymentWebhook: Sendable {
         code.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
     }
 
-    private static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let (a, b) = (Array(a.utf8), Array(b.utf8))
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    /// The bytes `text` spells in hexadecimal, or `nil`.
+    private static func bytes(hex text: Substring) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count.isMultiple(of: 2) else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else {
+                return nil
+            }
+            bytes.append(byte)
+        }
+        return bytes
     }
 }
