@@ -39,3 +39,4 @@ python3 bench.py "$(swift build -c release --show-bin-path)" "$(cd Peers && swif
     .build-bench-bin/fixed-page-c "$page"
 # Live tabs: pages with 5,000 event streams open, RSS per stream, the time to a waiting stream.
 python3 streams.py "$(cd .. && swift build -c release --show-bin-path)/flowserver" | tee -a results/latest.md
+python3 history.py "$(cd .. && swift build -c release --show-bin-path)/flowserver" | tee -a results/latest.md

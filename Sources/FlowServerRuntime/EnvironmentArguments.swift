@@ -3,7 +3,8 @@
 enum EnvironmentArguments {
     /// The value options that an environment variable may set, by flag name.
     static let options = [
-        "host", "port", "store", "templates", "public", "session-ttl", "threads", "max-body", "max-connections",
+        "host", "port", "store", "templates", "public", "session-ttl", "history-limit", "threads", "max-body",
+        "max-connections",
         "max-connections-per-client", "read-timeout", "idle-timeout", "session-secret", "new-sessions-per-minute",
         "new-session-burst",
         "trusted-proxy", "max-event-streams", "max-event-streams-per-session", "log-level",

@@ -177,7 +177,8 @@ public enum FlowServerRuntime {
             sessionSecret: secret, newSessionsPerMinute: options.newSessionsPerMinute,
             newSessionBurst: options.newSessionBurst,
             trustedProxies: Set(options.trustedProxies), eventStreamsPerSession: options.maxEventStreamsPerSession,
-            eventStreams: options.maxEventStreams, inspectorEnabled: options.inspector, metricsEnabled: options.metrics)
+            eventStreams: options.maxEventStreams, inspectorEnabled: options.inspector, metricsEnabled: options.metrics,
+            historyRetention: HistoryRetention(limit: options.historyLimit))
     }
 
     private static func serverConfiguration(_ options: ServerOptions) -> HTTPServer.Configuration {

@@ -50,6 +50,12 @@ public struct ServerOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("session-ttl"), help: "Idle seconds before a session expires.")
     public var sessionTTL = 86_400
 
+    /// `--history-limit`: the most history entries a session keeps (`0`: all).
+    @Option(
+        name: .customLong("history-limit"),
+        help: "History entries each session keeps; older ones are folded into a snapshot (0: keep all).")
+    public var historyLimit = 1000
+
     /// `--threads`: server threads (default: the number of cores).
     @Option(help: "Server threads (default: the number of cores).")
     public var threads = HTTPServer.Configuration.defaultThreads
@@ -153,6 +159,9 @@ public struct ServerOptions: ParsableArguments, Sendable {
         guard maxBody >= 0 else { throw ValidationError("--max-body must not be negative, got \(maxBody)") }
         guard sessionTTL >= 1 else {
             throw ValidationError("--session-ttl must be at least 1 second, got \(sessionTTL)")
+        }
+        guard historyLimit >= 0 else {
+            throw ValidationError("--history-limit must not be negative (0: keep all), got \(historyLimit)")
         }
         guard maxConnections >= 1 else {
             throw ValidationError("--max-connections must be at least 1, got \(maxConnections)")

@@ -82,6 +82,14 @@ public final class MemorySessionStore: ImmediateSessionLoading {
         sessions.withLock { $0[id] = nil }
     }
 
+    public func dropHistory(_ id: String, before: Int) throws(StoreError) {
+        sessions.withLock { sessions in
+            guard let stored = sessions[id] else { return }
+            let kept = stored.history.firstIndex { $0.seq >= before } ?? stored.history.endIndex
+            if kept > 0 { stored.history.removeFirst(kept) }
+        }
+    }
+
     public func liveCount(now: Int64) throws(StoreError) -> Int {
         sessions.withLock { $0.values.reduce(0) { $0 + ($1.record.expiresAt >= now && !$1.record.isDeleted ? 1 : 0) } }
     }

@@ -24,6 +24,10 @@ public protocol SessionStore: Sendable {
     func history(_ id: String, after: Int, limit: Int) async throws(StoreError) -> [HistoryRecord]
     /// Deletes the session and its history.
     func delete(_ id: String) async throws(StoreError)
+    /// Deletes the history entries of session `id` with `seq < before` (history retention: the
+    /// web layer folds the oldest entries into a snapshot kept by entry `before`). Deleting
+    /// entries already gone is no error.
+    func dropHistory(_ id: String, before: Int) async throws(StoreError)
     /// Deletes up to `limit` sessions that expired before `now` (milliseconds since 1970);
     /// returns how many.
     func purgeExpired(now: Int64, limit: Int) async throws(StoreError) -> Int

@@ -294,6 +294,13 @@ public final class PostgresSessionStore: SessionStore {
         }
     }
 
+    public func dropHistory(_ id: String, before: Int) async throws(StoreError) {
+        try await bounded {
+            _ = try await self.client.collectedRows(
+                "DELETE FROM history WHERE session = \(id) AND seq < \(Int64(before))", logger: self.logger)
+        }
+    }
+
     public func purgeExpired(now: Int64, limit: Int) async throws(StoreError) -> Int {
         try await bounded {
             try await self.client.collectedRows(

@@ -211,6 +211,12 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
         try await write { db in try db.execute(sql: "DELETE FROM sessions WHERE id = ?", arguments: [id]) }
     }
 
+    public func dropHistory(_ id: String, before: Int) async throws(StoreError) {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM history WHERE session = ? AND seq < ?", arguments: [id, before])
+        }
+    }
+
     public func purgeExpired(now: Int64, limit: Int) async throws(StoreError) -> Int {
         try await write { db in
             try db.execute(

@@ -41,6 +41,8 @@ struct PostgresStoreTests {
                 #expect(error.isConflict)
             }
             #expect(try await store.history("a", after: 0, limit: 10).map(\.seq) == [1, 2])
+            try await store.dropHistory("a", before: 2)
+            #expect(try await store.history("a", after: 0, limit: 10).map(\.seq) == [2], "folded: entry 2 on")
             for index in 0..<3 { try await store.create(record("old\(index)", expiresAt: 100), entries: []) }
             #expect(try await store.liveCount(now: 500) == 1)
             #expect(try await store.purgeExpired(now: 500, limit: 2) == 2)

@@ -342,7 +342,9 @@ struct InspectorTests {
                 page.text.contains("<strong>tabs</strong> <span class=\"kind\">flow #2 · tabs · tab 1 selected</span>"))
             #expect(page.text.contains("class=\"box page top\"><strong>item</strong>"))
             #expect(
-                page.text.contains("<td>2</td><td>link</td><td>itemIsPicked?id=7</td><td>navigated</td><td>push item#"))
+                page.text.contains(
+                    "<td><a href=\"/_inspector/history/2\">2</a></td><td>link</td><td>itemIsPicked?id=7</td><td>navigated</td><td>push item#"
+                ))
             #expect(page.text.contains("href=\"/api/v1/session/history\""))
         }
     }

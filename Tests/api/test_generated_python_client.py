@@ -25,7 +25,7 @@ def generate(directory):
 def test_the_generated_python_client_runs_every_operation(tmp_path):
     client_package = generate(tmp_path)
     from flowserver_client.api.events import stream_session_events
-    from flowserver_client.api.history import list_history
+    from flowserver_client.api.history import list_history, past_state
     from flowserver_client.api.navigation import send_step, visit
     from flowserver_client.api.sessions import create_session, delete_session, get_session
     from flowserver_client.models import (CreateSessionResponse201, ListHistoryResponse200, SendStepBody, SendStepResponse200, State,
@@ -52,6 +52,9 @@ def test_the_generated_python_client_runs_every_operation(tmp_path):
         assert isinstance(state, State) and state.version == 5 and state.top.page == "cast"
         history = list_history.sync(client=api, after=1, limit=2)
         assert isinstance(history, ListHistoryResponse200) and [entry.seq for entry in history.entries] == [2, 3] and history.next_ == 3
+        past = past_state.sync(client=api, seq=4)  # right after the movie was picked
+        assert isinstance(past, State) and past.top.url == "/movies/2" and past.version == picked.state.version
+        assert past_state.sync_detailed(client=api, seq=99).status_code == 404
         visited = visit.sync(client=api, body=VisitBody(url="/wishlist"))
         assert isinstance(visited, VisitResponse200) and visited.state.top.url == "/wishlist"
 

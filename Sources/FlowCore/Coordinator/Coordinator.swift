@@ -129,10 +129,27 @@ public struct Coordinator<Step: FlowStep>: Sendable {
         return try await quiet.rebuild(first: first, rest: history.dropFirst())
     }
 
+    /// Continues a replay from `tree`, a state recorded earlier (a snapshot of a history whose
+    /// older entries were folded into it), through `history`, the navigations recorded after it;
+    /// as ``replay(_:)`` does after the start.
+    public func replay(_ history: some Sequence<Navigation<Step>>, from tree: NavigationTree)
+        async throws(NavigationError) -> NavigationTree
+    {
+        var quiet = self
+        quiet.observers = []
+        return try await quiet.rebuild(from: tree, rest: history)
+    }
+
     private func rebuild(first: Navigation<Step>, rest: ArraySlice<Navigation<Step>>) async throws(NavigationError)
         -> NavigationTree
     {
-        var tree = try await start(recorded: first.steps.map(\.adaptation)).tree
+        try await rebuild(from: try await start(recorded: first.steps.map(\.adaptation)).tree, rest: rest)
+    }
+
+    private func rebuild(from start: NavigationTree, rest: some Sequence<Navigation<Step>>)
+        async throws(NavigationError) -> NavigationTree
+    {
+        var tree = start
         for navigation in rest {
             switch navigation.trigger {
             case .start:

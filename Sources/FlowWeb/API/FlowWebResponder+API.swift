@@ -10,6 +10,11 @@ extension FlowWebResponder {
         router.add(.delete, "/api/v1/session", handler: api(FlowWebResponder.deleteSession))
         router.add(.get, "/api/v1/session/events", handler: api(FlowWebResponder.sessionEvents))
         router.add(.get, "/api/v1/session/history", handler: api(FlowWebResponder.history))
+        router.add(.get, "/api/v1/session/history/{seq}/state") { [unowned(unsafe) self] request, parameters in
+            do throws(WebError) { return try await pastState(request, seq: parameters["seq"]) } catch {
+                return error.problem
+            }
+        }
         router.add(.post, "/api/v1/session/steps", handler: api(FlowWebResponder.sendStep))
         router.add(.post, "/api/v1/session/visits", handler: api(FlowWebResponder.sendVisit))
         router.addForAnyMethod("/api/**") { request, _ in
@@ -59,6 +64,23 @@ extension FlowWebResponder {
         let shown = Array(entries.prefix(limit))
         return try Response.json(
             HistoryPageDocument(entries: shown, next: entries.count > limit ? shown.last?.seq : nil))
+    }
+
+    /// The State right after history entry `seq` (Docs/CONTRACT.md §5, time travel).
+    private func pastState(_ request: Request, seq text: String?) async throws(WebError) -> Response {
+        let session = try await authenticated(request)
+        let seq = try Self.sequenceNumber(text)
+        let past = try await sessions.past(session, at: seq)
+        return try Response.json(
+            try StateDocument(session: session.record.id, version: past.entry.version, tree: past.tree))
+    }
+
+    /// A history entry's sequence number from a path, or `404`: no entry has that name.
+    static func sequenceNumber(_ text: String?) throws(WebError) -> Int {
+        guard let text, let seq = Int(text), seq >= 1 else {
+            throw .notFound("There is no history entry \"\(text ?? "")\": entries are numbered from 1.")
+        }
+        return seq
     }
 
     private func sendStep(_ request: Request) async throws(WebError) -> Response {

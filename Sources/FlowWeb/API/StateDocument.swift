@@ -16,12 +16,16 @@ struct StateDocument: Encodable {
     var root: FlowDocument
 
     init(_ session: LoadedSession) throws(WebError) {
-        let tree = session.tree
+        try self.init(session: session.record.id, version: session.record.version, tree: session.tree)
+    }
+
+    /// The State of session `session` at `version`, whose tree is `tree`.
+    init(session: String, version: Int, tree: NavigationTree) throws(WebError) {
         guard let top = tree.top, let owner = tree.owner(ofPage: top.id).flatMap({ tree.flow($0) }) else {
             throw .internalError("the session shows no page")
         }
-        self.session = session.record.id
-        version = session.record.version
+        self.session = session
+        self.version = version
         self.top = Top(node: top.id.rawValue, url: top.url, page: top.page.name, flow: owner.flow.name)
         root = FlowDocument(tree.root)
     }

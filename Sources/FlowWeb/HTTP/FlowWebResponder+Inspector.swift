@@ -19,25 +19,77 @@ extension FlowWebResponder {
         }
     }
 
-    private func treeHTML(_ flow: FlowNode, top: NodeID?, label: String) -> String {
+    /// `GET /_inspector/history/{seq}`: the session as it was right after entry `seq` (rebuilt by
+    /// replay): the entry, the tree, the page then on top rendered read-only, and what changed
+    /// between then and now.
+    func respondToPastInspector(_ request: Request, seq text: String?) async -> Response {
+        await withBrowserSession(request) { session async throws(WebError) in
+            let seq = try Self.sequenceNumber(text)
+            let past = try await sessions.past(session, at: seq)
+            let entry = past.entry.entry(sessionCreatedAt: session.record.createdAt)
+            var pastSession = session
+            pastSession.tree = past.tree
+            var html =
+                "<div class=\"inspector\"><h1>Entry \(seq)</h1><p class=\"entry-nav\">"
+                + (seq > 1 ? "<a href=\"/_inspector/history/\(seq - 1)\">← entry \(seq - 1)</a> · " : "")
+                + "<a href=\"/_inspector\">now (version \(session.record.version))</a>"
+                + (seq < session.record.lastSeq
+                    ? " · <a href=\"/_inspector/history/\(seq + 1)\">entry \(seq + 1) →</a>" : "")
+                + " · JSON: <a href=\"/api/v1/session/history/\(seq)/state\">state</a></p>"
+            html += "<h2>The entry</h2>" + historyHTML([entry])
+            html += "<h2>Tree</h2>" + treeHTML(past.tree.root, top: past.tree.top?.id, label: "", linked: false)
+            html +=
+                "<h2>Page on top</h2><div class=\"past-page\">"
+                + Self.inert(try composer.topFragment(of: pastSession)) + "</div>"
+            let appData = (try? past.tree.appDataJSON()).map { String(decoding: $0, as: UTF8.self) } ?? "?"
+            html += "<h2>App data</h2><pre class=\"app-data\">\(Self.escape(appData))</pre>"
+            html += "<h2>From then to now</h2>" + differenceHTML(TreeDifference(from: past.tree, to: session.tree))
+            html += "</div>"
+            return SessionAnswer(
+                result: composer.layout(title: "Inspector: entry \(seq)", html: html, session: session),
+                session: session)
+        }
+    }
+
+    private func differenceHTML(_ difference: TreeDifference) -> String {
+        var items = difference.changes.map { "<li>\(Self.escape($0.description))</li>" }
+        if difference.appDataChanged { items.append("<li>the app data changed</li>") }
+        return items.isEmpty
+            ? "<p>Nothing changed since.</p>" : "<ul class=\"difference\">" + items.joined() + "</ul>"
+    }
+
+    /// `html` with its links and forms made inert: addresses kept as `data-` attributes, the
+    /// controls disabled.
+    static func inert(_ html: String) -> String {
+        "<fieldset disabled>"
+            + html.replacingOccurrences(of: " href=\"", with: " data-href=\"")
+            .replacingOccurrences(of: " action=\"", with: " data-action=\"")
+            .replacingOccurrences(of: " formaction=\"", with: " data-formaction=\"")
+            + "</fieldset>"
+    }
+
+    private func treeHTML(_ flow: FlowNode, top: NodeID?, label: String, linked: Bool = true) -> String {
         var html =
             "<div class=\"box flow\"><strong>\(label)\(Self.escape(flow.flow.name))</strong> <span class=\"kind\">flow #\(flow.id) · \(flow.container.rawValue)"
         if flow.container == .tabs { html += " · tab \(flow.selected + 1) selected" }
         html += "</span>"
-        for child in flow.children { html += nodeHTML(child, top: top, label: "") }
-        if let presented = flow.presented { html += nodeHTML(presented, top: top, label: "presents ") }
+        for child in flow.children { html += nodeHTML(child, top: top, label: "", linked: linked) }
+        if let presented = flow.presented {
+            html += nodeHTML(presented, top: top, label: "presents ", linked: linked)
+        }
         return html + "</div>"
     }
 
-    private func nodeHTML(_ node: TreeNode, top: NodeID?, label: String) -> String {
+    private func nodeHTML(_ node: TreeNode, top: NodeID?, label: String, linked: Bool) -> String {
         switch node {
         case .flow(let flow):
-            return treeHTML(flow, top: top, label: label)
+            return treeHTML(flow, top: top, label: label, linked: linked)
         case .page(let page):
+            let url = Self.escape(page.url)
             var html =
                 "<div class=\"box page\(page.id == top ? " top" : "")\"><strong>\(label)\(Self.escape(page.page.name))</strong> "
-                + "<span class=\"kind\">page #\(page.id) · <a href=\"\(Self.escape(page.url))\">\(Self.escape(page.url))</a>\(page.id == top ? " · top" : "")</span>"
-            for flow in page.embedded { html += treeHTML(flow, top: top, label: "embeds ") }
+                + "<span class=\"kind\">page #\(page.id) · \(linked ? "<a href=\"\(url)\">\(url)</a>" : url)\(page.id == top ? " · top" : "")</span>"
+            for flow in page.embedded { html += treeHTML(flow, top: top, label: "embeds ", linked: linked) }
             return html + "</div>"
         }
     }
@@ -50,7 +102,7 @@ extension FlowWebResponder {
             let adapted = entry.adaptedStep.map { " → \($0.canonical)" } ?? ""
             let actions = entry.actions.map(\.description).joined(separator: ", ")
             html +=
-                "<tr><td>\(entry.seq)</td><td>\(entry.source.rawValue)</td><td>\(Self.escape(step + adapted))</td>"
+                "<tr><td><a href=\"/_inspector/history/\(entry.seq)\">\(entry.seq)</a></td><td>\(entry.source.rawValue)</td><td>\(Self.escape(step + adapted))</td>"
                 + "<td>\(entry.outcome.rawValue)</td><td>\(Self.escape(actions))</td><td>\(Self.escape(entry.top.url))</td></tr>"
         }
         return html + "</tbody></table>"

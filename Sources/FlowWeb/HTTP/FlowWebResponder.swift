@@ -49,6 +49,7 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
         let sessions = SessionService(
             app: app, store: store, ttlSeconds: configuration.sessionTTL,
             secret: configuration.sessionSecret ?? SessionIDs.randomSecret(),
+            retention: configuration.historyRetention,
             creationLimit: configuration.newSessionsPerMinute > 0
                 ? SessionCreationLimit(
                     perMinute: configuration.newSessionsPerMinute, burst: max(1, configuration.newSessionBurst)) : nil,
@@ -106,6 +107,9 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
         router.addForAnyMethod("/_step/**") { [unowned(unsafe) self] request, _ in await respondToStep(request) }
         if configuration.inspectorEnabled {
             router.add(.get, "/_inspector") { [unowned(unsafe) self] request, _ in await respondToInspector(request) }
+            router.add(.get, "/_inspector/history/{seq}") { [unowned(unsafe) self] request, parameters in
+                await respondToPastInspector(request, seq: parameters["seq"])
+            }
         }
         router.add(.get, "/_events") { [unowned(unsafe) self] request, _ in await respondToEvents(request) }
         let sessions = BrowserSessions(self)

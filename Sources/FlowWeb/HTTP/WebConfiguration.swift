@@ -38,6 +38,9 @@ public struct WebConfiguration: Sendable {
     /// Whether `GET /metrics` shows the service's metrics (to anyone who can reach it: keep it
     /// behind the proxy, or switch it off).
     public var metricsEnabled: Bool
+    /// How much history each session keeps (by default its last 1,000 entries, older ones folded
+    /// into a snapshot) and how often it records the state, for time travel.
+    public var historyRetention: HistoryRetention
     /// Everything from this origin only, no plugins, no `<base>`, forms posting only here, no
     /// framing. FlowServer's pages load one script and one style sheet of their own and nothing
     /// inline, so no nonce is needed.
@@ -52,8 +55,10 @@ public struct WebConfiguration: Sendable {
         trustedProxies: Set<String> = [],
         eventStreamsPerSession: Int = 16, eventStreams: Int = 1000,
         contentSecurityPolicy: String = WebConfiguration.defaultContentSecurityPolicy,
-        inspectorEnabled: Bool = true, metricsEnabled: Bool = true
+        inspectorEnabled: Bool = true, metricsEnabled: Bool = true,
+        historyRetention: HistoryRetention = HistoryRetention()
     ) {
+        self.historyRetention = historyRetention
         self.sessionTTL = sessionTTL
         self.secureCookies = secureCookies
         self.publicDirectory = publicDirectory

@@ -97,6 +97,11 @@ final class PageComposer: Sendable {
         try PageChrome(session.tree, app: app)
     }
 
+    /// The fragment of the page on top of `session`'s tree (a presented page's when one is).
+    func topFragment(of session: LoadedSession) throws(WebError) -> String {
+        try fragment(try chrome(of: session).top, session)
+    }
+
     /// A page's fragment, with the fragments of the flows embedded in it appended.
     private func fragment(_ page: PageNode, _ session: LoadedSession, form: FormState? = nil) throws(WebError) -> String
     {

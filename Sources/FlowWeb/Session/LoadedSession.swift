@@ -30,11 +30,28 @@ struct SessionExtra: Codable, Sendable {
 
     /// The most recent submissions, the newest last.
     var submissions: [Submission] = []
-    /// Whether ``remember(_:)`` changed this since it was read or committed (not stored: an
-    /// unchanged value keeps its stored bytes instead of being encoded again).
+    /// The sequence numbers of the history entries that carry a snapshot, ascending, as far back
+    /// as ``HistoryRetention`` may fold the history to (none when it keeps everything).
+    var snapshots: [Int] = []
+    /// Whether this changed since it was read or committed (not stored: an unchanged value keeps
+    /// its stored bytes instead of being encoded again).
     var changed = false
 
-    private enum CodingKeys: String, CodingKey { case submissions }
+    private enum CodingKeys: String, CodingKey { case submissions, snapshots }
+
+    init() {}
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        submissions = try container.decodeIfPresent([Submission].self, forKey: .submissions) ?? []
+        snapshots = try container.decodeIfPresent([Int].self, forKey: .snapshots) ?? []
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(submissions, forKey: .submissions)
+        if !snapshots.isEmpty { try container.encode(snapshots, forKey: .snapshots) }
+    }
 
     /// How many submissions are remembered: a double submit or a replayed `_r` comes within a
     /// few steps of the original.

@@ -10,34 +10,56 @@ struct SessionCommit<Step: FlowStep>: Sendable {
     var history: [HistoryRecord]
     /// The same entries, decoded, for the answer.
     var entries: [StoredEntry<Step>]
+    /// The session's bookkeeping as committed (with the snapshot entries retention needs).
+    var extra: SessionExtra
+    /// When the history is to be folded: the entries before this one (a snapshot entry) can be
+    /// dropped once the commit is stored.
+    var dropHistoryBefore: Int?
 
     /// The commit of `session` with `pending` entries, at `now`. `appDataBefore` is the app data
     /// `session.record` holds the bytes of: unchanged, they are kept rather than encoded again
-    /// (most steps change only the tree).
+    /// (most steps change only the tree). The last entry carries a snapshot of the state when
+    /// `retention` asks for one.
     ///
     /// - Throws: ``WebError`` `500` when the tree, the app data or an entry cannot be encoded.
     init(
         _ session: LoadedSession, entries pending: [PendingEntry<Step>], appDataBefore: AnyAppData, now: Int64,
-        lifetime: SessionLifetime
+        lifetime: SessionLifetime, retention: HistoryRetention
     ) throws(WebError) {
         var record = session.record
         record.version += 1
-        var history: [HistoryRecord] = []
         var stored: [StoredEntry<Step>] = []
         for entry in pending {
             record.lastSeq += 1
-            let entry = StoredEntry(
-                seq: record.lastSeq, at: now, source: entry.source, url: entry.url, version: record.version,
-                navigation: entry.navigation)
-            stored.append(entry)
+            stored.append(
+                StoredEntry(
+                    seq: record.lastSeq, at: now, source: entry.source, url: entry.url, version: record.version,
+                    navigation: entry.navigation))
+        }
+        do {
+            record.tree = try session.tree.jsonBytes()
+            if session.tree.appData != appDataBefore { record.appData = try session.tree.appDataJSON() }
+        } catch {
+            throw .internalError("cannot encode session \(record.id.prefix(8))…: \(error)")
+        }
+        extra = session.extra
+        if !stored.isEmpty, retention.snapshots(first: stored[0].seq, last: record.lastSeq) {
+            stored[stored.count - 1].snapshot = StateSnapshot(tree: record.tree, appData: record.appData)
+            if retention.limit > 0 {
+                extra.snapshots.append(record.lastSeq)
+                dropHistoryBefore = retention.foldTarget(snapshots: extra.snapshots, lastSeq: record.lastSeq)
+                if let dropHistoryBefore { extra.snapshots.removeAll { $0 < dropHistoryBefore } }
+                extra.changed = true
+            }
+        }
+        var history: [HistoryRecord] = []
+        for entry in stored {
             do { history.append(try entry.encoded()) } catch {
                 throw .internalError("cannot encode history entry \(entry.seq): \(error)")
             }
         }
         do {
-            record.tree = try session.tree.jsonBytes()
-            if session.tree.appData != appDataBefore { record.appData = try session.tree.appDataJSON() }
-            if session.extra.changed { record.extra = try CompactJSONEncoder().encode(session.extra) }
+            if extra.changed { record.extra = try CompactJSONEncoder().encode(extra) }
         } catch {
             throw .internalError("cannot encode session \(record.id.prefix(8))…: \(error)")
         }

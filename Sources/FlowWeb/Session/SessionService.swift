@@ -29,6 +29,8 @@ final class SessionService<Step: FlowStep>: Sendable {
     let coordinator: Coordinator<Step>
     let store: any SessionStore
     let lifetime: SessionLifetime
+    /// How much history each session keeps, and how often it records snapshots.
+    let retention: HistoryRetention
     let decoder: StoredSessionDecoder
     /// Mints and checks session ids and derives their CSRF tokens.
     let ids: SessionIDs
@@ -51,7 +53,7 @@ final class SessionService<Step: FlowStep>: Sendable {
 
     init(
         app: WebApp<Step>, store: any SessionStore, ttlSeconds: Int, secret: [UInt8],
-        creationLimit: SessionCreationLimit? = nil,
+        retention: HistoryRetention = HistoryRetention(), creationLimit: SessionCreationLimit? = nil,
         events: SessionEvents = SessionEvents(limits: .init(perSession: 16, total: 1000)),
         observers: [any NavigationObserver<Step>],
         metrics: WebMetrics? = nil, logger: Logger = Logger(label: "FlowWeb"),
@@ -67,6 +69,7 @@ final class SessionService<Step: FlowStep>: Sendable {
         self.events = events
         self.store = store
         lifetime = SessionLifetime(ttlSeconds: ttlSeconds)
+        self.retention = retention
         decoder = StoredSessionDecoder(registry: app.flows.registry)
         self.clock = clock
     }
@@ -157,7 +160,7 @@ final class SessionService<Step: FlowStep>: Sendable {
                 do {
                     let prepared = try SessionCommit(
                         session, entries: change.entries, appDataBefore: appData, now: self.clock(),
-                        lifetime: self.lifetime)
+                        lifetime: self.lifetime, retention: self.retention)
                     if session.isStored {
                         try await self.store.commit(
                             prepared.record, expectedVersion: session.record.version, entries: prepared.history)
@@ -167,6 +170,7 @@ final class SessionService<Step: FlowStep>: Sendable {
                         try await self.store.create(prepared.record, entries: [start] + prepared.history)
                     }
                     self.calls.health.succeeded()
+                    await self.fold(prepared)
                     return UpdatedSession(result: change.result, session: self.committed(prepared, session))
                 } catch let error as StoreError where error.isConflict || error.isDuplicate {
                     self.metrics?.recordCommitConflict()
@@ -212,8 +216,8 @@ final class SessionService<Step: FlowStep>: Sendable {
                     return ExclusiveChange(commit: nil, outcome: .success((change.result, session, nil)))
                 }
                 let prepared = try SessionCommit(
-                    session, entries: change.entries, appDataBefore: appData, now: self.clock(), lifetime: self.lifetime
-                )
+                    session, entries: change.entries, appDataBefore: appData, now: self.clock(),
+                    lifetime: self.lifetime, retention: self.retention)
                 return ExclusiveChange(
                     commit: (prepared.record, prepared.history), outcome: .success((change.result, session, prepared)))
             } catch {
@@ -221,6 +225,7 @@ final class SessionService<Step: FlowStep>: Sendable {
             }
         }
         let (result, session, prepared) = try outcome.get()
+        if let prepared { await fold(prepared) }
         return UpdatedSession(result: result, session: prepared.map { committed($0, session) } ?? session)
     }
 
@@ -267,11 +272,20 @@ final class SessionService<Step: FlowStep>: Sendable {
         }
     }
 
+    /// Drops the history entries `prepared` folded into a snapshot, once it is stored. A failure
+    /// is logged and left: the entries stay until a later fold or the session's end.
+    private func fold(_ prepared: SessionCommit<Step>) async {
+        guard let before = prepared.dropHistoryBefore else { return }
+        let id = prepared.record.id
+        _ = try? await calls.run { () async throws(StoreError) in try await store.dropHistory(id, before: before) }
+    }
+
     /// `session` as it is once `prepared` was committed (and cached as such).
     private func committed(_ prepared: SessionCommit<Step>, _ session: LoadedSession) -> LoadedSession {
         var session = session
         session.record = prepared.record
         session.committed = prepared.entries.map { $0.entry(sessionCreatedAt: prepared.record.createdAt) }
+        session.extra = prepared.extra
         session.extra.changed = false
         decoded.store(
             prepared.record.id, version: prepared.record.version, .init(tree: session.tree, extra: session.extra))

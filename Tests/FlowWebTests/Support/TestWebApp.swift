@@ -10,7 +10,8 @@ import Synchronization
 import Testing
 
 /// The web tests' app: root (single) → tabs of two lists (stacks); options (a split) presented
-/// modally; help adapted to a refusal every other time; a deep link to items.
+/// modally; help adapted to a refusal every other time; items past 100 adapted to item 100; a
+/// deep link to items.
 enum WebStep: FlowStep {
     case start
     case itemIsPicked(id: Int)
@@ -53,6 +54,7 @@ struct ListFlow: Flow {
 
     func adapt(_ step: WebStep, context: FlowContext) async -> StepAdaptation<WebStep> {
         if step == .helpIsRequired, helpRequests.isMultiple(of: 2) == false { return .refuse }
+        if case .itemIsPicked(let id) = step, id > 100 { return .step(.itemIsPicked(id: 100)) }
         return .step(step)
     }
 

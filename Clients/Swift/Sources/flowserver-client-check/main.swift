@@ -54,6 +54,15 @@ do {
         history.entries.map(\.seq) == [2, 3] && history.next == 3,
         "history after 1, 2 entries: \(history.entries.map(\.seq))")
 
+    let past = try await client.pastState(path: .init(seq: picked.entry.seq)).ok.body.json
+    try expect(
+        past.top.url == "/movies/2" && past.version == picked.state.version,
+        "the state right after the movie was picked, rebuilt: \(past.top.url)")
+    switch try await client.pastState(path: .init(seq: 99)) {
+    case .notFound: break
+    default: throw Mismatch(description: "entry 99 of a short history answers something other than 404")
+    }
+
     let visited = try await client.visit(body: .json(.init(url: "/wishlist"))).ok.body.json
     try expect(visited.state.top.url == "/wishlist", "a visit to the wishlist shows it")
 
@@ -80,7 +89,7 @@ do {
     default: throw Mismatch(description: "a deleted session still answers")
     }
     print(
-        "flowserver-client-check: createSession, sendStep ×3, getSession, listHistory, visit, streamSessionEvents, deleteSession answered as expected"
+        "flowserver-client-check: createSession, sendStep ×3, getSession, listHistory, pastState, visit, streamSessionEvents, deleteSession answered as expected"
     )
 } catch {
     print("flowserver-client-check: \(error)")

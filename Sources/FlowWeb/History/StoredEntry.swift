@@ -7,7 +7,9 @@ import Foundation
 /// public entry is derived on reading, so nothing is stored twice.
 ///
 /// Stored as `[at, source, version, url?, navigation]` (``StoredNavigation``), `at` in
-/// milliseconds since 1970; the sequence number is the ``HistoryRecord``'s. The start entry
+/// milliseconds since 1970; the sequence number is the ``HistoryRecord``'s. An entry that carries
+/// a snapshot of the state it led to (see ``HistoryRetention``) has two more fields: the tree's
+/// JSON and the app data's (or `null`), `[…, navigation, tree, appData]`. The start entry
 /// stores `null` as its time, which is the session's creation time: so every session that starts
 /// the same way stores the same bytes, and ``SessionService`` shares one copy of them.
 ///
@@ -21,8 +23,14 @@ struct StoredEntry<Step: FlowStep> {
     var url: String?
     var version: Int
     var navigation: Navigation<Step>
+    /// The state the entry led to, on the entries that keep one.
+    var snapshot: StateSnapshot?
 
-    init(seq: Int, at: Int64?, source: HistoryEntry.Source, url: String?, version: Int, navigation: Navigation<Step>) {
+    init(
+        seq: Int, at: Int64?, source: HistoryEntry.Source, url: String?, version: Int, navigation: Navigation<Step>,
+        snapshot: StateSnapshot? = nil
+    ) {
+        self.snapshot = snapshot
         self.seq = seq
         self.at = at
         self.source = source
@@ -37,7 +45,7 @@ struct StoredEntry<Step: FlowStep> {
             let stored = try CompactJSONDecoder().decode(Positional.self, from: record.entry)
             self.init(
                 seq: record.seq, at: stored.at, source: stored.source, url: stored.url, version: stored.version,
-                navigation: stored.navigation.navigation)
+                navigation: stored.navigation.navigation, snapshot: stored.snapshot)
         } else {
             let legacy = try CompactJSONDecoder().decode(Legacy.self, from: record.entry)
             self.init(
@@ -50,7 +58,17 @@ struct StoredEntry<Step: FlowStep> {
     func encoded() throws -> HistoryRecord {
         let stored = Positional(
             at: at, source: source, url: url, version: version, navigation: StoredNavigation(navigation))
-        return HistoryRecord(seq: seq, entry: try CompactJSONEncoder().encode(stored))
+        var bytes = try CompactJSONEncoder().encode(stored)
+        if let snapshot {
+            // The tree and app data are JSON already: written as they are, not as strings.
+            bytes.removeLast()  // "]"
+            bytes.append(UInt8(ascii: ","))
+            bytes += snapshot.tree
+            bytes.append(UInt8(ascii: ","))
+            bytes += snapshot.appData.isEmpty ? Array("null".utf8) : snapshot.appData
+            bytes.append(UInt8(ascii: "]"))
+        }
+        return HistoryRecord(seq: seq, entry: bytes)
     }
 
     /// The entry as the JSON API shows it, in a session created at `createdAt` (milliseconds).
@@ -81,6 +99,7 @@ struct StoredEntry<Step: FlowStep> {
         var url: String?
         var version: Int
         var navigation: StoredNavigation<Step>
+        var snapshot: StateSnapshot?
 
         init(at: Int64?, source: HistoryEntry.Source, url: String?, version: Int, navigation: StoredNavigation<Step>) {
             self.at = at
@@ -97,6 +116,11 @@ struct StoredEntry<Step: FlowStep> {
             version = try fields.decode(Int.self)
             url = try fields.decodeIfPresent(String.self)
             navigation = try fields.decode(StoredNavigation<Step>.self)
+            if !fields.isAtEnd {
+                let tree = try fields.decode(JSON.self)
+                let appData = try fields.decode(JSON.self)
+                snapshot = StateSnapshot(tree: tree.bytes, appData: appData == .null ? [] : appData.bytes)
+            }
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -140,4 +164,12 @@ struct StoredEntry<Step: FlowStep> {
             at = Int64((date.timeIntervalSince1970 * 1000).rounded())
         }
     }
+}
+
+/// The state a history entry led to, encoded as the session record keeps it.
+struct StateSnapshot: Sendable, Hashable {
+    /// The tree's JSON.
+    var tree: [UInt8]
+    /// The app data's JSON (empty: the app's initial app data).
+    var appData: [UInt8]
 }
