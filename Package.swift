@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "FlowStorePostgres", targets: ["FlowStorePostgres"]),
         .library(name: "MoviesDemo", targets: ["MoviesDemo"]),
         .library(name: "FlowTesting", targets: ["FlowTesting"]),
+        .library(name: "FlowExplorer", targets: ["FlowExplorer"]),
         .library(name: "FlowServerRuntime", targets: ["FlowServerRuntime"]),
     ],
     dependencies: [
@@ -78,10 +79,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
+        // Explores every state an app's pages reach, in process: checks and the navigation graph.
+        .target(
+            name: "FlowExplorer",
+            dependencies: [
+                "FlowCore", "FlowWeb", "FlowStore", "MicroHTTP", "MustacheTemplates",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .target(
             name: "FlowTesting",
             dependencies: [
-                "FlowCore", "FlowWeb", "FlowStore", "MicroHTTP", "MustacheTemplates",
+                "FlowCore", "FlowWeb", "FlowStore", "MicroHTTP", "MustacheTemplates", "FlowExplorer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
@@ -92,7 +100,7 @@ let package = Package(
             name: "FlowServerRuntime",
             dependencies: [
                 "MicroHTTP", "FlowCore", "FlowWeb", "MustacheTemplates", "FlowStore", "FlowStoreSQLite",
-                "FlowStorePostgres",
+                "FlowStorePostgres", "FlowExplorer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlowCore
+@_exported import FlowExplorer
 import FlowStore
 import FlowStorePostgres
 import FlowStoreSQLite
@@ -50,10 +51,13 @@ public enum FlowServerRuntime {
     }
 
     /// Runs the app that `makeApp` makes, with FlowServer's command line; returns only by exiting.
+    /// `<command> explore` explores the app instead (see `FlowExplorer`), with `exploration`'s
+    /// samples.
     public static func run<Step: FlowStep>(
-        _ command: Command, app makeApp: @Sendable (ServerOptions) throws -> WebApp<Step>
+        _ command: Command, exploration: ExplorationSamples = ExplorationSamples(),
+        app makeApp: @Sendable (ServerOptions) throws -> WebApp<Step>
     ) async -> Never {
-        await run(command, options: NoAppOptions.self) { server, _ in try makeApp(server) }
+        await run(command, options: NoAppOptions.self, exploration: exploration) { server, _ in try makeApp(server) }
     }
 
     /// Runs the app that `makeApp` makes, with FlowServer's command line and the app's own options
@@ -61,9 +65,17 @@ public enum FlowServerRuntime {
     /// those of its flags that `FLOWSERVER_<NAME>` variables may set too).
     public static func run<Step: FlowStep, AppOptions: ParsableArguments>(
         _ command: Command, options: AppOptions.Type, environmentOptions: [String] = [],
-        environmentFlags: [String] = [],
+        environmentFlags: [String] = [], exploration: ExplorationSamples = ExplorationSamples(),
         app makeApp: @Sendable (ServerOptions, AppOptions) throws -> WebApp<Step>
     ) async -> Never {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "explore" {
+            await explore(command, arguments: Array(arguments.dropFirst()), samples: exploration) {
+                AppCommandDescription.current = command
+                let defaults = try AppCommand<AppOptions>.parse([])
+                return try makeApp(defaults.server, defaults.app)
+            }
+        }
         let parsed = parse(
             command, AppOptions.self, environmentOptions: environmentOptions, environmentFlags: environmentFlags)
         let options = parsed.server
@@ -190,7 +202,7 @@ public enum FlowServerRuntime {
     }
 
     /// Ends the process with `status` after writing `message` to standard error.
-    private static func stop(printing message: String, status: Int32) -> Never {
+    static func stop(printing message: String, status: Int32) -> Never {
         let line = Array((message + "\n").utf8)
         _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
         exit(status)

@@ -11,7 +11,7 @@ import Darwin
 /// The command line every FlowServer app gets (Docs/CONTRACT.md §7): where to listen, the store, the
 /// templates and files, limits, cookies, logging. Each flag can also be set by an environment
 /// variable `FLOWSERVER_<NAME>` (a flag on the command line wins). An app's own flags come beside
-/// these (``FlowServerRuntime/run(_:options:environmentOptions:environmentFlags:app:)``).
+/// these (``FlowServerRuntime/run(_:options:environmentOptions:environmentFlags:exploration:app:)``).
 public struct ServerOptions: ParsableArguments, Sendable {
     /// The options' defaults.
     public init() {}

@@ -96,6 +96,38 @@ struct FlowServerExecutableTests {
     }
 }
 
+@Suite("flowserver explore")
+struct ExploreCommandTests {
+    private var templates: String { FlowServerProcess.repository.appendingPathComponent("Templates").path }
+
+    @Test("writes the demo's navigation graph as DOT, exits 0 without findings, and says what it saw")
+    func dot() throws {
+        let explore = try FlowServerProcess(["explore", "--templates", templates, "--depth", "4"])
+        // The graph (about 10 KB) fits the pipe: read it once the process ended.
+        let status = explore.waitForExit(seconds: 60)
+        let graph = explore.standardOutput
+        let report = explore.standardError
+        #expect(status == 0, "\(report)")
+        #expect(graph.hasPrefix("digraph \"flowserver\" {") && graph.contains("subgraph \"cluster_wishlist\""))
+        #expect(graph.contains("\"onboarding.login\" -> \"onboarding.apikey\" [label=\"userIsLoggedIn\"]"))
+        #expect(report.contains("0 findings"), "\(report)")
+    }
+
+    @Test("writes SVG with Graphviz to --output; a bad format is exit status 2")
+    func svg() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("flows-\(UUID().uuidString).svg")
+        let explore = try FlowServerProcess([
+            "explore", "--templates", templates, "--format", "svg", "--output", output.path,
+        ])
+        #expect(explore.waitForExit(seconds: 60) == 0, "\(explore.standardError)")
+        let svg = try String(contentsOf: output, encoding: .utf8)
+        #expect(svg.contains("<svg") && svg.contains("<title>onboarding.login</title>"))
+        let bad = try FlowServerProcess(["explore", "--format", "png"])
+        #expect(bad.waitForExit() == 2)
+        #expect(bad.standardError.contains("png"))
+    }
+}
+
 @Suite("flowserver serves the Movies demo", .serialized)
 struct DemoProcessTests {
     @Test("a --public directory that does not exist is reported, and FlowServer's own files are served")

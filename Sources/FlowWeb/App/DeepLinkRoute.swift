@@ -19,7 +19,8 @@ public struct DeepLinkRoute<Step: FlowStep>: Sendable {
         case text(String)
     }
 
-    let pattern: String
+    /// The route's pattern, as written: `/movies/{id:int}`.
+    public let pattern: String
     let segments: [Segment]
     let step: @Sendable (RouteValues, FlowContext) -> Step?
 
@@ -34,6 +35,19 @@ public struct DeepLinkRoute<Step: FlowStep>: Sendable {
             return parts.count == 2 && parts[1] == "int" ? .int(name) : .text(name)
         }
         self.step = step
+    }
+
+    /// A URL the pattern matches: `1` for each integer parameter, `sample` for each text one
+    /// (what the flow explorer tries when an app gives no samples of its own).
+    public var sampleURL: String {
+        "/"
+            + segments.map { segment in
+                switch segment {
+                case .literal(let text): text
+                case .int: "1"
+                case .text: "sample"
+                }
+            }.joined(separator: "/")
     }
 
     /// The values of the parameters when `path` (decoded segments) matches.
