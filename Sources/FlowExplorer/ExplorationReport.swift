@@ -1,3 +1,5 @@
+import FlowWeb
+
 /// What an exploration found: how much it saw, the graph, and the problems with their paths.
 public struct ExplorationReport: Sendable {
     /// Distinct states reached (identified by the tree's value and the app data).

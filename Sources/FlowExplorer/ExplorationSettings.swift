@@ -12,8 +12,8 @@ public struct ExplorationBounds: Sendable, Hashable {
     public var linksPerStep: Int?
 
     /// Bounds: paths of up to `depth` actions, `states` distinct states, `nodesPerTree` nodes,
-    /// `linksPerStep` links per step and page.
-    public init(depth: Int = 8, states: Int = 2_000, nodesPerTree: Int = 64, linksPerStep: Int? = nil) {
+    /// `linksPerStep` links per step and page. The defaults explore the Movies demo in about a second.
+    public init(depth: Int = 4, states: Int = 5_000, nodesPerTree: Int = 64, linksPerStep: Int? = 2) {
         self.depth = depth
         self.states = states
         self.nodesPerTree = nodesPerTree

@@ -105,10 +105,25 @@ public enum FlowServerRuntime {
                 "--public \(options.publicDirectory) is not a directory: /public serves FlowServer's default files only"
             )
         }
+        // `/_inspector/graph` explores an app of its own (its services apart from the served
+        // app's: an explored step must not place a real order), on the first visit.
+        var explored: WebApp<Step>?
+        if options.inspector {
+            do { explored = try makeApp(options, parsed.app) } catch { fail("the app cannot start: \(error)") }
+        }
+        let graph = explored.map { explored in
+            { @Sendable () async throws -> FlowGraph in
+                try await FlowExplorer(app: explored, templates: templates, samples: exploration).explore().graph
+            }
+        }
         let server = AppServer(
             .init(
                 name: command.name, app: app, store: store, templates: templates, options: options,
-                webConfiguration: { secret in webConfiguration(options, secret: secret) },
+                webConfiguration: { secret in
+                    var configuration = webConfiguration(options, secret: secret)
+                    configuration.inspectorGraph = graph
+                    return configuration
+                },
                 serverConfiguration: serverConfiguration(options)),
             logger: logger)
         // One group runs everything in the background, and stops it on SIGTERM or SIGINT: the

@@ -25,6 +25,8 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
     /// The security headers of every answer.
     let security: SecurityHeaders
     let configuration: WebConfiguration
+    /// The app's navigation graph for `/_inspector/graph`, made on first use.
+    let inspectorGraph: InspectorGraph
     let staticFiles: StaticFiles?
     let logger: Logger
     /// The metrics `GET /metrics` shows.
@@ -66,6 +68,7 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
         security = SecurityHeaders(configuration)
         composer = PageComposer(app: app, templates: templates, headers: security)
         self.configuration = configuration
+        inspectorGraph = InspectorGraph(configuration.inspectorGraph)
         staticFiles = configuration.publicDirectory.map { StaticFiles(directory: $0, urlPrefix: "/public") }
         self.logger = logger
         appRoutes = app.routeCollections
@@ -107,6 +110,9 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
         router.addForAnyMethod("/_step/**") { [unowned(unsafe) self] request, _ in await respondToStep(request) }
         if configuration.inspectorEnabled {
             router.add(.get, "/_inspector") { [unowned(unsafe) self] request, _ in await respondToInspector(request) }
+            router.add(.get, "/_inspector/graph") { [unowned(unsafe) self] request, _ in
+                await respondToGraphInspector(request)
+            }
             router.add(.get, "/_inspector/history/{seq}") { [unowned(unsafe) self] request, parameters in
                 await respondToPastInspector(request, seq: parameters["seq"])
             }

@@ -38,6 +38,10 @@ public struct WebConfiguration: Sendable {
     /// Whether `GET /metrics` shows the service's metrics (to anyone who can reach it: keep it
     /// behind the proxy, or switch it off).
     public var metricsEnabled: Bool
+    /// Makes the app's navigation graph for `/_inspector/graph` (run once, on the first visit to
+    /// that page); `nil`: the page says there is none. `FlowServerRuntime` explores the app for it
+    /// (FlowExplorer).
+    public var inspectorGraph: (@Sendable () async throws -> FlowGraph)?
     /// How much history each session keeps (by default its last 1,000 entries, older ones folded
     /// into a snapshot) and how often it records the state, for time travel.
     public var historyRetention: HistoryRetention
@@ -56,8 +60,10 @@ public struct WebConfiguration: Sendable {
         eventStreamsPerSession: Int = 16, eventStreams: Int = 1000,
         contentSecurityPolicy: String = WebConfiguration.defaultContentSecurityPolicy,
         inspectorEnabled: Bool = true, metricsEnabled: Bool = true,
-        historyRetention: HistoryRetention = HistoryRetention()
+        historyRetention: HistoryRetention = HistoryRetention(),
+        inspectorGraph: (@Sendable () async throws -> FlowGraph)? = nil
     ) {
+        self.inspectorGraph = inspectorGraph
         self.historyRetention = historyRetention
         self.sessionTTL = sessionTTL
         self.secureCookies = secureCookies

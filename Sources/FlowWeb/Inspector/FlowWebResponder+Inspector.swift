@@ -10,7 +10,8 @@ extension FlowWebResponder {
             let html =
                 "<div class=\"inspector\"><h1>Inspector</h1>"
                 + "<p>Session \(Self.escape(String(session.record.id.prefix(8))))…, version \(session.record.version). "
-                + "JSON: <a href=\"/api/v1/session\">state</a>, <a href=\"/api/v1/session/history\">history</a>.</p>"
+                + "JSON: <a href=\"/api/v1/session\">state</a>, <a href=\"/api/v1/session/history\">history</a>. "
+                + "<a href=\"/_inspector/graph\">The app's navigation graph</a>.</p>"
                 + "<h2>Tree</h2>" + treeHTML(session.tree.root, top: session.tree.top?.id, label: "")
                 + "<h2>App data</h2><pre class=\"app-data\">\(Self.escape(String(decoding: session.record.appData, as: UTF8.self)))</pre>"
                 + "<h2>History</h2>" + historyHTML(entries.reversed()) + "</div>"
