@@ -11,6 +11,10 @@ sessions, 64 connections) run for LONG seconds against a server keeping every en
 (`--history-limit 0`) and one with the default bound (1,000), each on the memory and the SQLite
 store: RSS, the SQLite file's size (with its WAL) and the history rows kept, after the run.
 
+Purge: the same step run on servers whose sessions expire 5 s after their last use
+(`--session-ttl 5`), then a wait past the purger's next round (it runs every 60 s): sessions,
+history rows, file size and RSS before and after.
+
 Usage: python3 Benchmarks/history.py [FLOWSERVER_BINARY]
 Environment: ENTRIES (default 10000), LONG (wrk seconds, default 60).
 """
@@ -96,8 +100,10 @@ def sqlite_figures(path):
     return size / 1e6, rows
 
 
-def step_run(binary, store, limit, work):
-    server = FlowServer(binary, store, extra=COMMON + ["--history-limit", str(limit)])
+def step_run(binary, store, limit, work, server=None):
+    """Steps/s and RSS after LONG seconds of steps; `server` is left running when given."""
+    own = server is None
+    server = server or FlowServer(binary, store, extra=COMMON + ["--history-limit", str(limit)])
     try:
         lines = []
         for _ in range(16):
@@ -113,7 +119,8 @@ def step_run(binary, store, limit, work):
         rss = server.rss_megabytes()
         return rate, rss
     finally:
-        server.stop()
+        if own:
+            server.stop()
 
 
 def retention(binary, work):
@@ -127,11 +134,36 @@ def retention(binary, work):
     return rows
 
 
+def sqlite_sessions(path):
+    with sqlite3.connect(path) as db:
+        return db.execute("SELECT count(*) FROM sessions").fetchone()[0]
+
+
+def purge(binary, work):
+    """(sessions, history rows, file MB, memory-store RSS MB) after the step run, then after the purge."""
+    path = str(work / "purge.sqlite")
+    sqlite = FlowServer(binary, f"sqlite:{path}", extra=COMMON + ["--session-ttl", "5"])
+    memory = FlowServer(binary, "memory", extra=COMMON + ["--session-ttl", "5"])
+    try:
+        step_run(binary, None, None, work, server=sqlite)
+        step_run(binary, None, None, work, server=memory)
+        size, rows = sqlite_figures(path)
+        before = (sqlite_sessions(path), rows, size, memory.rss_megabytes())
+        time.sleep(70)  # past the expiry and the purger's next round
+        size, rows = sqlite_figures(path)
+        after = (sqlite_sessions(path), rows, size, memory.rss_megabytes())
+        return before, after
+    finally:
+        sqlite.stop()
+        memory.stop()
+
+
 def main():
     binary = sys.argv[1] if len(sys.argv) > 1 else str(HERE.parent / ".build" / "release" / "flowserver")
     work = pathlib.Path(tempfile.mkdtemp(prefix="flowserver-history-"))
     travel = time_travel(binary, work)
     kept = retention(binary, work)
+    purged = purge(binary, work)
     print(f"\nTime travel (Benchmarks/history.py): `GET /api/v1/session/history/{{seq}}/state` on a history of "
           f"{ENTRIES:,} entries, `--history-limit 0`; milliseconds per request, client-side, a connection each:\n")
     print("| store | entries | made in | last entry, median (p99) | entry 2 | 200 random entries, median (p99) | target |")
@@ -145,6 +177,13 @@ def main():
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for limit, rate, rss, sqlite_rate, sqlite_rss, size, rows in kept:
         print(f"| {limit} | {rate:,.0f} | {rss:.0f} | {sqlite_rate:,.0f} | {sqlite_rss:.0f} | {size:.1f} | {rows:,} |")
+
+    print(f"\nPurge: the step run on servers whose sessions expire 5 s after their last use, then 70 s later "
+          "(the purger runs every 60 s):\n")
+    print("| when | SQLite: sessions | SQLite: history rows | SQLite: file MB | memory: RSS MB |")
+    print("| --- | --- | --- | --- | --- |")
+    for name, (sessions, rows, size, rss) in zip(["after the run", "after the purge"], purged):
+        print(f"| {name} | {sessions:,} | {rows:,} | {size:.1f} | {rss:.0f} |")
 
 
 if __name__ == "__main__":

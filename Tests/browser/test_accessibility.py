@@ -71,6 +71,10 @@ def test_axe_finds_no_wcag_violation_on_any_page(demo):
     check("not found (404)")
     demo.open("/_inspector")
     check("inspector")
+    demo.open("/_inspector/history/2")
+    check("inspector, an entry of the history")
+    demo.open("/_inspector/graph")
+    check("inspector, the navigation graph")
     assert not found, "\n".join(f"{page}: {violation}" for page, violations in found.items() for violation in violations)
 
 

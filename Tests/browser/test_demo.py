@@ -203,19 +203,48 @@ def test_two_windows_the_stale_one_acts_and_sees_the_notice(demo):
     demo.screenshot("stale-notice")
 
 
-def test_the_inspector_shows_the_history_of_what_was_clicked(demo):
+def onboarded_on_keanu_reeves(demo):
+    """Onboards, then opens The Matrix from the wishlist and Keanu Reeves from its cast."""
     demo.onboard()
     demo.wait_for_path("/wishlist")
     demo.click_link("The Matrix")
     demo.wait_for_path("/movies/3")
     demo.click_link("Keanu Reeves")
     demo.wait_for_path("/cast/7")
+
+
+def test_the_inspector_shows_the_history_of_what_was_clicked(demo):
+    onboarded_on_keanu_reeves(demo)
     demo.open("/_inspector")
     text = demo.text()
     assert "movieIsPicked?withId=3" in text and "castIsPicked?withId=7" in text
     assert "userIsLoggedIn?name=Ada Lovelace" in text
     assert '"onboarded":true' in text and '"userName":"Ada Lovelace"' in text
     demo.screenshot("inspector")
+
+
+def test_the_inspector_travels_to_any_entry_and_back_without_changing_the_session(demo):
+    onboarded_on_keanu_reeves(demo)
+    picked = next(entry for entry in demo.history() if entry["step"] and entry["step"]["name"] == "movieIsPicked")
+    demo.open("/_inspector")
+    demo.driver.find_element("css selector", f'a[href="/_inspector/history/{picked["seq"]}"]').click()
+    demo.wait_for_path(f"/_inspector/history/{picked['seq']}")
+    text = demo.text()
+    assert f"Entry {picked['seq']}" in text and "movieIsPicked?withId=3" in text
+    # The page then on top, read-only: the movie page with its cast, its links inert.
+    past = demo.driver.find_element("css selector", ".past-page")
+    assert "Keanu Reeves" in past.text
+    assert past.find_elements("css selector", "a[href]") == []
+    assert "pushed cast#" in text  # what came after: the cast page
+    demo.click_link(f"entry {picked['seq'] + 1} →")
+    demo.wait_for_path(f"/_inspector/history/{picked['seq'] + 1}")
+    assert "Nothing changed since." in demo.text()
+    # Looking back changed nothing: the session is still on the cast page, its version unmoved.
+    assert demo.tree_top() == "/cast/7"
+    demo.open("/_inspector/graph")
+    marked = demo.driver.find_element("css selector", ".box.page.top")
+    assert marked.get_attribute("id") == "wishlist.cast" and "this session's page" in marked.text
+    demo.screenshot("inspector-entry")
 
 
 def test_the_phone_layout(demo):

@@ -189,9 +189,18 @@ class MixFiles:
         shutil.rmtree(self.directory, ignore_errors=True)
 
 
+# flowserver's default --history-limit, and the snapshot interval that goes with it: a session
+# keeps between HISTORY_LIMIT - SNAPSHOT_INTERVAL and HISTORY_LIMIT entries once it went past it.
+HISTORY_LIMIT = 1000
+SNAPSHOT_INTERVAL = 100
+
+
 def lost_acknowledged_steps(port, files):
     """API steps the server acknowledged (200) that its history does not hold as acknowledged;
-    answers them and how many were checked."""
+    answers them and how many were checked. A session's oldest entries may have been folded into
+    a snapshot (history retention): those steps count as kept only when the session kept at least
+    HISTORY_LIMIT - SNAPSHOT_INTERVAL entries after them, and the state right after its oldest
+    kept entry still rebuilds."""
     acknowledged = {}
     with open(files.acknowledged) as file:
         for line in file:
@@ -210,7 +219,16 @@ def lost_acknowledged_steps(port, files):
             if page["next"] is None:
                 break
             after = page["next"]
+        first = min(entries) if entries else 1
+        if first > 1:
+            if len(entries) < HISTORY_LIMIT - SNAPSHOT_INTERVAL:
+                lost.append(f"{session[:8]}… folded before {first} with only {len(entries)} entries kept")
+            status, _, _ = call(port, "GET", f"/api/v1/session/history/{first}/state", bearer)
+            if status != 200:
+                lost.append(f"{session[:8]}… the state after its oldest kept entry {first} answered {status}")
         for seq, movie in steps.items():
+            if seq < first:
+                continue  # folded into the snapshot the history starts from
             entry = entries.get(seq)
             params = ((entry or {}).get("step") or {}).get("params") or {}
             # "-": an API visit (no step); else the movie the step picked.
