@@ -140,22 +140,22 @@ def sqlite_sessions(path):
 
 
 def purge(binary, work):
-    """(sessions, history rows, file MB, memory-store RSS MB) after the step run, then after the purge."""
+    """(sessions, history rows, file MB) of a SQLite server and the RSS MB of a memory-store one
+    right after the step run, then once their sessions expired and the purger ran."""
     path = str(work / "purge.sqlite")
-    sqlite = FlowServer(binary, f"sqlite:{path}", extra=COMMON + ["--session-ttl", "5"])
-    memory = FlowServer(binary, "memory", extra=COMMON + ["--session-ttl", "5"])
-    try:
-        step_run(binary, None, None, work, server=sqlite)
-        step_run(binary, None, None, work, server=memory)
-        size, rows = sqlite_figures(path)
-        before = (sqlite_sessions(path), rows, size, memory.rss_megabytes())
-        time.sleep(70)  # past the expiry and the purger's next round
-        size, rows = sqlite_figures(path)
-        after = (sqlite_sessions(path), rows, size, memory.rss_megabytes())
-        return before, after
-    finally:
-        sqlite.stop()
-        memory.stop()
+    figures = {}
+    for name, store in [("sqlite", f"sqlite:{path}"), ("memory", "memory")]:
+        server = FlowServer(binary, store, extra=COMMON + ["--session-ttl", "5"])
+        try:
+            step_run(binary, None, None, work, server=server)
+            measured = [sqlite_sessions(path), *reversed(sqlite_figures(path))] if name == "sqlite" else []
+            before = measured + [server.rss_megabytes()]
+            time.sleep(70)  # past the expiry and the purger's next round (every 60 s)
+            measured = [sqlite_sessions(path), *reversed(sqlite_figures(path))] if name == "sqlite" else []
+            figures[name] = (before, measured + [server.rss_megabytes()])
+        finally:
+            server.stop()
+    return [(*figures["sqlite"][index][:3], figures["memory"][index][0]) for index in (0, 1)]
 
 
 def main():
