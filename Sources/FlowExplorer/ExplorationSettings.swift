@@ -34,7 +34,7 @@ public struct ExplorationSamples: Sendable {
     /// numbers, an address for e-mail fields and `sample` for text.
     public var forms: [String: [String: String]]
     /// URLs to try for a deep-link route, by its pattern. A route not given is tried at its
-    /// `sampleURL` (FlowWeb's `DeepLinkRoute`); an empty list skips it.
+    /// `sampleURL` (FlowWeb's `DeepLinkRoute`); an empty list skips it (and its check).
     public var routes: [String: [String]]
     /// Paths whose links the explorer does not follow (they show no page of the app's flows).
     public var skippedPaths: [String]

@@ -101,13 +101,17 @@ struct ExplorerFindingTests {
             ], context: context)
     }
 
-    @Test("each defect is found, with the path that leads to it")
-    func findsEachDefect() async throws {
-        let directory = try TestTemplates.directory(extra: [
+    private func brokenTemplates() throws -> URL {
+        try TestTemplates.directory(extra: [
             "pages/start.mustache": "{{#links}}<a href=\"{{.}}\">go</a>{{/links}}",
             "pages/level.mustache": "<a href=\"{{next}}\">deeper</a>",
             "pages/trap.mustache": "<p>No way out.</p>",
         ])
+    }
+
+    @Test("each defect is found, with the path that leads to it")
+    func findsEachDefect() async throws {
+        let directory = try brokenTemplates()
         let explorer = try FlowExplorer(
             app: try brokenApp(), templatesDirectory: directory.path,
             bounds: ExplorationBounds(depth: 12, states: 200, nodesPerTree: 6))
@@ -132,5 +136,16 @@ struct ExplorerFindingTests {
         #expect(dot.contains("subgraph \"cluster_broken\""))
         #expect(dot.contains("\"broken.start\" -> \"broken.level\" [label=\"deeper\nmoving\"]"))
         #expect(dot.contains("\"broken.start\" -> \"broken.trap\" [label=\"trap\"]"))
+    }
+
+    @Test("a route given no samples is not tried, and not reported as unreached")
+    func skippedRoute() async throws {
+        let directory = try brokenTemplates()
+        let report = try await FlowExplorer(
+            app: try brokenApp(), templatesDirectory: directory.path,
+            samples: ExplorationSamples(routes: ["/nowhere/{id:int}": []]), bounds: ExplorationBounds(depth: 2)
+        ).explore()
+        #expect(!report.findings.contains { $0.kind == .unreachedRoute }, "\(report.findings)")
+        #expect(report.findings.contains { $0.kind == .deadEnd })
     }
 }

@@ -36,6 +36,7 @@ extension FlowWebResponder {
                 + "<a href=\"/_inspector\">now (version \(session.record.version))</a>"
                 + (seq < session.record.lastSeq
                     ? " · <a href=\"/_inspector/history/\(seq + 1)\">entry \(seq + 1) →</a>" : "")
+                + " · <a href=\"#since\">what changed since</a>"
                 + " · JSON: <a href=\"/api/v1/session/history/\(seq)/state\">state</a></p>"
             html += "<h2>The entry</h2>" + historyHTML([entry])
             html += "<h2>Tree</h2>" + treeHTML(past.tree.root, top: past.tree.top?.id, label: "", linked: false)
@@ -44,7 +45,9 @@ extension FlowWebResponder {
                 + Self.inert(try composer.topFragment(of: pastSession)) + "</div>"
             let appData = (try? past.tree.appDataJSON()).map { String(decoding: $0, as: UTF8.self) } ?? "?"
             html += "<h2>App data</h2><pre class=\"app-data\">\(Self.escape(appData))</pre>"
-            html += "<h2>From then to now</h2>" + differenceHTML(TreeDifference(from: past.tree, to: session.tree))
+            html +=
+                "<h2 id=\"since\">From then to now</h2>"
+                + differenceHTML(TreeDifference(from: past.tree, to: session.tree))
             html += "</div>"
             return SessionAnswer(
                 result: composer.layout(title: "Inspector: entry \(seq)", html: html, session: session),

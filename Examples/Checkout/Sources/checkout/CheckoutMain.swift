@@ -20,7 +20,10 @@ enum CheckoutMain {
             .init(
                 name: "checkout",
                 abstract: "Serves the checkout example: cart, address, shipping, payment, review, order."),
-            options: CheckoutOptions.self, environmentOptions: ["payment-webhook-secret"]
+            options: CheckoutOptions.self, environmentOptions: ["payment-webhook-secret"],
+            // `checkout explore`: an order's link needs an order, which exists only once placed;
+            // the explorer reaches the order page by placing one (at a depth of 8).
+            exploration: ExplorationSamples(routes: ["/orders/{id}": []])
         ) { _, options in
             try CheckoutApp.webApp(paymentSecret: options.paymentWebhookSecret)
         }
