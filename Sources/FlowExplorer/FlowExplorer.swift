@@ -121,8 +121,7 @@ public final class FlowExplorer<Step: FlowStep>: Sendable {
         var body: [UInt8] = []
         if let form {
             headers["Content-Type"] = "application/x-www-form-urlencoded"
-            body = Array(
-                form.map { "\(Self.formEncoded($0.0))=\(Self.formEncoded($0.1))" }.joined(separator: "&").utf8)
+            body = Array(FormEncoding.form(form).utf8)
         }
         return await responder.respond(to: try Request(method: method, target: target, headers: headers, body: body))
     }
@@ -134,21 +133,6 @@ public final class FlowExplorer<Step: FlowStep>: Sendable {
             if parts.count == 2, parts[0] == name { return String(parts[1]) }
         }
         return nil
-    }
-
-    private static func formEncoded(_ text: String) -> String {
-        var result = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
-                UInt8(ascii: "~"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            case UInt8(ascii: " "): result += "+"
-            default: result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return result
     }
 }
 
@@ -167,10 +151,4 @@ public struct ExplorationError: Error, Sendable, CustomStringConvertible {
 
     /// An error saying `description`.
     public init(_ description: String) { self.description = description }
-}
-
-extension String {
-    fileprivate func leftPadded(to length: Int) -> String {
-        count >= length ? self : String(repeating: "0", count: length - count) + self
-    }
 }

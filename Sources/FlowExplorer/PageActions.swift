@@ -1,25 +1,14 @@
 import Foundation
+import MicroHTTP
 
 /// The links and forms of a rendered page, read from its HTML as a browser would offer them.
 struct PageActions {
     /// A form as a browser would send it: its action and fields, one submit button pressed.
     struct Submission: Hashable {
         var action: String
-        var fields: [(name: String, value: String)]
+        var fields: [FormField]
         /// The step the form sends (`_step`), when it names one.
         var step: String?
-
-        static func == (lhs: Submission, rhs: Submission) -> Bool {
-            lhs.action == rhs.action && lhs.fields.elementsEqual(rhs.fields, by: { $0 == $1 })
-        }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(action)
-            for field in fields {
-                hasher.combine(field.name)
-                hasher.combine(field.value)
-            }
-        }
     }
 
     /// The `href` of every link, in order, unescaped.
@@ -85,8 +74,10 @@ struct PageActions {
             if !button.0.isEmpty { base.append(button) }
             let step = base.last { $0.0 == "_step" }?.1
             let given = step.flatMap { samples[$0] } ?? [:]
-            let valid = base + text.map { field in (field.name, given[field.name] ?? sample(field.type, field.value)) }
-            let empty = base + text.map { ($0.name, "") }
+            let valid =
+                (base + text.map { field in (field.name, given[field.name] ?? sample(field.type, field.value)) })
+                .map { FormField(name: $0.0, value: $0.1) }
+            let empty = (base + text.map { ($0.name, "") }).map { FormField(name: $0.0, value: $0.1) }
             result.append(Submission(action: action, fields: valid, step: step))
             if !text.isEmpty { result.append(Submission(action: action, fields: empty, step: step)) }
         }

@@ -1,3 +1,4 @@
+import FlowWeb
 import Foundation
 
 /// A minimal browser for tests against a live server: it keeps the cookies it is given and
@@ -34,7 +35,7 @@ public final class TestBrowser: @unchecked Sendable {
     public func post(_ path: String, form: [(String, String)], headers: [(String, String)] = []) async throws
         -> TestResponse
     {
-        let body = form.map { "\(Self.escape($0.0))=\(Self.escape($0.1))" }.joined(separator: "&")
+        let body = FormEncoding.form(form)
         return try await send(
             "POST", path, headers: [("Content-Type", "application/x-www-form-urlencoded")] + headers,
             body: Array(body.utf8))
@@ -60,11 +61,5 @@ public final class TestBrowser: @unchecked Sendable {
             }
         }
         return response
-    }
-
-    static func escape(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
 }

@@ -26,13 +26,14 @@ extension SessionService {
             return PastState(entry: initial.start, tree: initial.tree)
         }
         let window = max(0, seq - 2 * retention.snapshotInterval)
-        var entries = try await storedEntries(of: session, after: window, through: seq)
+        let id = session.record.id
+        var entries = try await storedEntries(of: id, after: window, limit: seq - window).filter { $0.seq <= seq }
         if window > 0, entries.first?.seq == window + 1, replayBase(in: entries) == nil {
             // No snapshot in the window (a history written before snapshots): from the start.
-            entries = try await storedEntries(of: session, after: 0, through: seq)
+            entries = try await storedEntries(of: id, after: 0, limit: seq).filter { $0.seq <= seq }
         }
         guard let target = entries.last, target.seq == seq, let base = replayBase(in: entries) else {
-            let oldest = try await storedEntries(of: session, after: 0, through: session.record.lastSeq, limit: 1)
+            let oldest = try await storedEntries(of: id, after: 0, limit: 1)
             throw .notFound(
                 "Entry \(seq) is no longer kept: this session keeps its last \(retention.limit) entries, the oldest now being \(oldest.first?.seq ?? session.record.lastSeq)."
             )
@@ -54,22 +55,5 @@ extension SessionService {
     /// The index of the last entry a replay can start from: one with a snapshot, or the start.
     private func replayBase(in entries: [StoredEntry<Step>]) -> Int? {
         entries.lastIndex { $0.snapshot != nil || $0.navigation.trigger == .start }
-    }
-
-    /// The stored entries of `session` with `after < seq <= through`, decoded.
-    private func storedEntries(of session: LoadedSession, after: Int, through: Int, limit: Int? = nil)
-        async throws(WebError) -> [StoredEntry<Step>]
-    {
-        let id = session.record.id
-        let records = try await calls.run { () async throws(StoreError) in
-            try await store.history(id, after: after, limit: limit ?? (through - after))
-        }
-        var entries: [StoredEntry<Step>] = []
-        for record in records where record.seq <= through {
-            do { entries.append(try StoredEntry<Step>(record)) } catch {
-                throw .internalError("history entry \(record.seq) cannot be read: \(error)")
-            }
-        }
-        return entries
     }
 }

@@ -236,16 +236,20 @@ final class SessionService<Step: FlowStep>: Sendable {
             let start = try await initial.value().start.entry(sessionCreatedAt: session.record.createdAt)
             return after < start.seq && limit > 0 ? [start] : []
         }
-        let session = session.record
-        let records: [HistoryRecord]
-        records = try await calls.run { () async throws(StoreError) in
-            try await store.history(session.id, after: after, limit: limit)
+        let createdAt = session.record.createdAt
+        return try await storedEntries(of: session.record.id, after: after, limit: limit).map {
+            $0.entry(sessionCreatedAt: createdAt)
         }
-        var entries: [HistoryEntry] = []
+    }
+
+    /// The stored history entries of session `id` after `after`, at most `limit`, decoded.
+    func storedEntries(of id: String, after: Int, limit: Int) async throws(WebError) -> [StoredEntry<Step>] {
+        let records = try await calls.run { () async throws(StoreError) in
+            try await store.history(id, after: after, limit: limit)
+        }
+        var entries: [StoredEntry<Step>] = []
         for record in records {
-            do {
-                entries.append(try StoredEntry<Step>(record).entry(sessionCreatedAt: session.createdAt))
-            } catch {
+            do { entries.append(try StoredEntry<Step>(record)) } catch {
                 throw .internalError("history entry \(record.seq) cannot be read: \(error)")
             }
         }
