@@ -127,7 +127,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "FlowStorePostgresTests",
-            dependencies: ["FlowStorePostgres", "FlowStore", "FlowTesting", "ProcessTestSupport"]),
+            dependencies: [
+                "FlowStorePostgres", "FlowStore", "FlowTesting", "ProcessTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]),
         .testTarget(
             name: "MoviesDemoTests",
             dependencies: ["MoviesDemo", "FlowCore", "FlowWeb", "FlowTesting", "MustacheTemplates"]),

@@ -16,6 +16,8 @@ import Synchronization
 /// reconnects by itself when the database is back.
 public final class PostgresSessionStore: SessionStore {
     private let client: PostgresClient
+    /// The statements of a step, prepared on each connection.
+    private let statements = PreparedStatements()
     /// Runs the connection pool and fails the calls that ran past their deadline: the store's
     /// service.
     private let runner: Runner
@@ -23,6 +25,9 @@ public final class PostgresSessionStore: SessionStore {
     private let timeout: Duration
     /// Whether the database answered lately: while it does not, calls fail at once.
     private let reachability: Reachability
+    /// The pool's event loops as executors, and which one the next request prefers.
+    private let executors: [EventLoopTaskExecutor]
+    private let nextExecutor = Atomic<Int>(0)
 
     /// A store on the database at `url`, not connected yet: run its ``services`` (the connection
     /// pool), then call ``prepare()``, which connects and migrates. Every call is bounded by
@@ -43,7 +48,9 @@ public final class PostgresSessionStore: SessionStore {
             host: host, port: components.port ?? 5432, username: user, password: components.password,
             database: components.path.isEmpty ? nil : String(components.path.dropFirst()), tls: .disable)
         configuration.options.connectTimeout = .seconds(Int64(timeout.components.seconds))
-        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let loops = PostgresClient.defaultEventLoopGroup
+        client = PostgresClient(configuration: configuration, eventLoopGroup: loops, backgroundLogger: logger)
+        executors = loops.makeIterator().map(EventLoopTaskExecutor.init)
         reachability = Reachability()
         runner = Runner(client: client, reachability: reachability)
         self.logger = logger
@@ -145,10 +152,42 @@ public final class PostgresSessionStore: SessionStore {
             ]
         ),
         (2, ["CREATE TABLE settings (name TEXT PRIMARY KEY, value BYTEA NOT NULL)"]),
+        // A commit as a function: PL/pgSQL keeps the plans of its statements for the connection's
+        // life, where a statement sent each time is parsed and planned each time.
+        (
+            3,
+            [
+                """
+                CREATE FUNCTION flowserver_commit(
+                    p_id TEXT, p_expected BIGINT, p_version BIGINT, p_tree BYTEA, p_app_data BYTEA, p_csrf_token TEXT,
+                    p_last_seq BIGINT, p_extra BYTEA, p_created_at BIGINT, p_last_used_at BIGINT, p_expires_at BIGINT,
+                    p_seqs BIGINT[], p_bodies BYTEA[]) RETURNS BIGINT LANGUAGE plpgsql AS $$
+                BEGIN
+                    UPDATE sessions SET version = p_version, tree = p_tree, app_data = p_app_data,
+                        csrf_token = p_csrf_token, last_seq = p_last_seq, extra = p_extra, created_at = p_created_at,
+                        last_used_at = p_last_used_at, expires_at = p_expires_at
+                    WHERE id = p_id AND version = p_expected;
+                    IF NOT FOUND THEN
+                        RETURN 0;
+                    END IF;
+                    INSERT INTO history (session, seq, entry) SELECT p_id, entry.seq, entry.body
+                    FROM unnest(p_seqs, p_bodies) AS entry(seq, body);
+                    RETURN 1;
+                END
+                $$
+                """
+            ]
+        ),
     ]
 
     /// Instances share the database.
     public var isShared: Bool { true }
+
+    /// The pool's event loops, one after the other: the answers of the database arrive there, so
+    /// a request that runs there resumes where its answer is, with no hop between threads.
+    public func preferredTaskExecutor() -> (any TaskExecutor)? {
+        executors[nextExecutor.wrappingAdd(1, ordering: .relaxed).oldValue % executors.count]
+    }
 
     public func versions(of ids: [String]) async throws(StoreError) -> [String: Int] {
         guard !ids.isEmpty else { return [:] }
@@ -166,7 +205,9 @@ public final class PostgresSessionStore: SessionStore {
 
     public func load(_ id: String) async throws(StoreError) -> SessionRecord? {
         try await bounded {
-            try Self.record(from: await self.client.collectedRows(Self.select(id, locking: false), logger: self.logger))
+            try await self.client.withConnection { connection in
+                try Self.record(from: await self.statements.rows(of: .load, [PostgresData(string: id)], on: connection))
+            }
         }
     }
 
@@ -178,12 +219,15 @@ public final class PostgresSessionStore: SessionStore {
         try await bounded {
             try await self.client.withTransaction(logger: self.logger) { connection in
                 let current = try Self.record(
-                    from: await connection.collectedRows(Self.select(id, locking: true), logger: self.logger))
+                    from: await connection.collectedRows(
+                        "SELECT \(unescaped: Self.sessionColumns) FROM sessions WHERE id = \(id) FOR UPDATE",
+                        logger: self.logger
+                    ).map(Array.init))
                 let decided = await change(current)
                 if let current, let commit = decided.commit {
-                    let rows = try await connection.collectedRows(
-                        Self.update(commit.record, expectedVersion: current.version, entries: commit.entries),
-                        logger: self.logger)
+                    let binds = Self.commitBinds(
+                        commit.record, expectedVersion: current.version, entries: commit.entries)
+                    let rows = try await self.statements.rows(of: .commit, binds, on: connection)
                     try Self.checkUpdated(rows, commit.record, current.version)
                 }
                 return decided.outcome
@@ -191,22 +235,23 @@ public final class PostgresSessionStore: SessionStore {
         }
     }
 
-    private static func select(_ id: String, locking: Bool) -> PostgresQuery {
-        let columns = "id, version, tree, app_data, csrf_token, last_seq, extra, created_at, last_used_at, expires_at"
-        return locking
-            ? "SELECT \(unescaped: columns) FROM sessions WHERE id = \(id) FOR UPDATE"
-            : "SELECT \(unescaped: columns) FROM sessions WHERE id = \(id)"
-    }
+    /// The columns of a session's row, in the order ``record(from:)`` reads them.
+    static let sessionColumns =
+        "id, version, tree, app_data, csrf_token, last_seq, extra, created_at, last_used_at, expires_at"
 
-    private static func record(from rows: [PostgresRow]) throws -> SessionRecord? {
-        guard let first = rows.first else { return nil }
-        let row = try first.decode(
-            (String, Int64, ByteBuffer, ByteBuffer, String, Int64, ByteBuffer, Int64, Int64, Int64).self)
+    /// The session in the first of `rows` (of ``sessionColumns``), if any.
+    private static func record(from rows: [[PostgresCell]]) throws -> SessionRecord? {
+        guard let cells = rows.first else { return nil }
+        guard cells.count == 10 else {
+            throw StoreError.unavailable("PostgreSQL answered \(cells.count) session columns")
+        }
+        func bytes(_ index: Int) throws -> [UInt8] { Array(try cells[index].decode(ByteBuffer.self).readableBytesView) }
         return SessionRecord(
-            id: row.0, version: Int(row.1), tree: Array(row.2.readableBytesView),
-            appData: Array(row.3.readableBytesView),
-            csrfToken: row.4, lastSeq: Int(row.5), extra: Array(row.6.readableBytesView),
-            createdAt: row.7, lastUsedAt: row.8, expiresAt: row.9)
+            id: try cells[0].decode(String.self), version: Int(try cells[1].decode(Int64.self)), tree: try bytes(2),
+            appData: try bytes(3), csrfToken: try cells[4].decode(String.self),
+            lastSeq: Int(try cells[5].decode(Int64.self)), extra: try bytes(6),
+            createdAt: try cells[7].decode(Int64.self), lastUsedAt: try cells[8].decode(Int64.self),
+            expiresAt: try cells[9].decode(Int64.self))
     }
 
     /// Inserts the session and its first entries in one statement (one round trip, atomic).
@@ -237,36 +282,34 @@ public final class PostgresSessionStore: SessionStore {
     public func commit(_ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord]) async throws(StoreError)
     {
         try await bounded {
-            let rows = try await self.client.collectedRows(
-                Self.update(record, expectedVersion: expectedVersion, entries: entries), logger: self.logger)
+            let binds = Self.commitBinds(record, expectedVersion: expectedVersion, entries: entries)
+            let rows = try await self.client.withConnection { connection in
+                try await self.statements.rows(of: .commit, binds, on: connection)
+            }
             try Self.checkUpdated(rows, record, expectedVersion)
         }
     }
 
-    /// The statement that replaces the row if it still has `expectedVersion` and appends `entries`
-    /// (for a row it replaced only); it answers how many rows it replaced, 0 or 1.
-    private static func update(_ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord]) -> PostgresQuery
+    /// The arguments of the commit statement (see ``PreparedStatements/Statement/commit``): the
+    /// row replaced if it still has `expectedVersion`, and `entries` appended.
+    private static func commitBinds(_ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord])
+        -> [PostgresData]
     {
-        let (seqs, bodies) = columns(of: entries)
-        return """
-            WITH updated AS (
-                UPDATE sessions SET version = \(Int64(record.version)), tree = \(ByteBuffer(bytes: record.tree)),
-                    app_data = \(ByteBuffer(bytes: record.appData)), csrf_token = \(record.csrfToken), last_seq = \(Int64(record.lastSeq)),
-                    extra = \(ByteBuffer(bytes: record.extra)), created_at = \(record.createdAt), last_used_at = \(record.lastUsedAt),
-                    expires_at = \(record.expiresAt)
-                WHERE id = \(record.id) AND version = \(Int64(expectedVersion)) RETURNING id
-            ), appended AS (
-                INSERT INTO history (session, seq, entry)
-                SELECT updated.id, entry.seq, entry.body FROM updated, unnest(\(seqs)::bigint[], \(bodies)::bytea[]) AS entry(seq, body)
-                RETURNING 1
-            )
-            SELECT count(*) FROM updated
-            """
+        [
+            PostgresData(string: record.id), PostgresData(int64: Int64(expectedVersion)),
+            PostgresData(int64: Int64(record.version)), PostgresData(bytes: record.tree),
+            PostgresData(bytes: record.appData), PostgresData(string: record.csrfToken),
+            PostgresData(int64: Int64(record.lastSeq)), PostgresData(bytes: record.extra),
+            PostgresData(int64: record.createdAt), PostgresData(int64: record.lastUsedAt),
+            PostgresData(int64: record.expiresAt),
+            PostgresData(array: entries.map { PostgresData(int64: Int64($0.seq)) }, elementType: .int8),
+            PostgresData(array: entries.map { PostgresData(bytes: $0.entry) }, elementType: .bytea),
+        ]
     }
 
-    /// A conflict unless `rows` (of ``update(_:expectedVersion:entries:)``) say one row was replaced.
-    private static func checkUpdated(_ rows: [PostgresRow], _ record: SessionRecord, _ expectedVersion: Int) throws {
-        guard try rows.first?.decode(Int64.self) == 1 else {
+    /// A conflict unless `rows` (of the commit statement) say one row was replaced.
+    private static func checkUpdated(_ rows: [[PostgresCell]], _ record: SessionRecord, _ expectedVersion: Int) throws {
+        guard try rows.first?.first?.decode(Int64.self) == 1 else {
             throw StoreError.conflict(session: record.id, expected: expectedVersion, found: nil)
         }
     }
@@ -353,6 +396,9 @@ public final class PostgresSessionStore: SessionStore {
         // A try while it is unreachable holds its session's lock: it gives up sooner.
         case .tryingAgain: limit = min(timeout, .seconds(1))
         }
+        let callersExecutor = withUnsafeCurrentTask { task in task?.unownedTaskExecutor }.flatMap { preferred in
+            executors.first { $0.asUnownedTaskExecutor() == preferred }
+        }
         let answer = OnceContinuation<T>()
         let reachability = self.reachability
         let ticket = Ticket()
@@ -360,7 +406,11 @@ public final class PostgresSessionStore: SessionStore {
         do {
             let value = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 answer.set(continuation)
-                let work = Task {
+                // A task of its own, so the caller can be answered at the deadline whatever the
+                // query does: it runs on this thread until the query is sent, then resumes on the
+                // caller's event loop when the caller prefers one (an immediate task does not
+                // inherit the preference).
+                let work = Task.immediate(executorPreference: callersExecutor) {
                     do {
                         answer.resume(with: .success(try await body()))
                     } catch let error as PostgresTransactionError {
@@ -391,8 +441,12 @@ public final class PostgresSessionStore: SessionStore {
     /// Whether `error` says the database cannot be reached (rather than refusing a statement).
     private static func meansUnreachable(_ error: any Error) -> Bool {
         switch error {
-        case is Unreachable:
+        case is Unreachable, is ChannelError, is IOError:
             return true
+        case let error as PostgresError:
+            // A prepared statement's errors come in PostgresNIO's older form.
+            if case .connectionClosed = error { return true }
+            return false
         case let error as PSQLError:
             return [.connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed]
                 .contains(error.code)

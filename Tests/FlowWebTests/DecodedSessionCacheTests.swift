@@ -1,3 +1,4 @@
+import FlowStore
 import Foundation
 import Synchronization
 import Testing
@@ -23,17 +24,30 @@ struct DecodedSessionCacheTests {
             count.add(1, ordering: .relaxed)
             return decoded
         }
+
+        /// The session `id` at `version`, as committed.
+        func session(_ id: String, version: Int) -> LoadedSession {
+            LoadedSession(
+                record: DecodedSessionCacheTests.record(id, version: version), tree: decoded.tree, extra: decoded.extra)
+        }
+    }
+
+    /// A stored record of session `id` at `version` (its bytes are not read: decoding is faked).
+    static func record(_ id: String, version: Int) -> SessionRecord {
+        SessionRecord(
+            id: id, version: version, tree: [], csrfToken: "t", lastSeq: version, createdAt: 0, lastUsedAt: 0,
+            expiresAt: 1)
     }
 
     @Test("a session is decoded once per version, then read from the cache")
     func decodesOncePerVersion() async throws {
         let decoder = try await Decoder()
         let cache = DecodedSessionCache(capacity: 8)
-        let first = cache.decoded("s", version: 1, decode: decoder.decode)
-        _ = cache.decoded("s", version: 1, decode: decoder.decode)
+        let first = cache.decoded(Self.record("s", version: 1), decode: decoder.decode)
+        _ = cache.decoded(Self.record("s", version: 1), decode: decoder.decode)
         #expect(first.tree == decoder.decoded.tree)
         #expect(decoder.decodings == 1)
-        _ = cache.decoded("s", version: 2, decode: decoder.decode)
+        _ = cache.decoded(Self.record("s", version: 2), decode: decoder.decode)
         #expect(decoder.decodings == 2)
         #expect(cache.version(of: "s") == 2)
     }
@@ -42,11 +56,11 @@ struct DecodedSessionCacheTests {
     func changingRequestsShare() async throws {
         let decoder = try await Decoder()
         let cache = DecodedSessionCache(capacity: 8)
-        cache.store("s", version: 1, decoder.decoded)
-        for _ in 0..<3 { _ = cache.decoded("s", version: 1, decode: decoder.decode) }
+        cache.store(decoder.session("s", version: 1))
+        for _ in 0..<3 { _ = cache.decoded(Self.record("s", version: 1), decode: decoder.decode) }
         #expect(decoder.decodings == 0)
-        _ = cache.decoded("t", version: 1, decode: decoder.decode)
-        _ = cache.decoded("t", version: 1, decode: decoder.decode)
+        _ = cache.decoded(Self.record("t", version: 1), decode: decoder.decode)
+        _ = cache.decoded(Self.record("t", version: 1), decode: decoder.decode)
         #expect(decoder.decodings == 1, "decoded once, then shared")
     }
 
@@ -54,14 +68,14 @@ struct DecodedSessionCacheTests {
     func removeAndNoCapacity() async throws {
         let decoder = try await Decoder()
         let cache = DecodedSessionCache(capacity: 8)
-        _ = cache.decoded("s", version: 1, decode: decoder.decode)
+        _ = cache.decoded(Self.record("s", version: 1), decode: decoder.decode)
         cache.remove("s")
         #expect(cache.version(of: "s") == nil)
-        _ = cache.decoded("s", version: 1, decode: decoder.decode)
+        _ = cache.decoded(Self.record("s", version: 1), decode: decoder.decode)
         #expect(decoder.decodings == 2)
         let none = DecodedSessionCache(capacity: 0)
-        _ = none.decoded("s", version: 1, decode: decoder.decode)
-        _ = none.decoded("s", version: 1, decode: decoder.decode)
+        _ = none.decoded(Self.record("s", version: 1), decode: decoder.decode)
+        _ = none.decoded(Self.record("s", version: 1), decode: decoder.decode)
         #expect(decoder.decodings == 4)
     }
 
@@ -69,8 +83,25 @@ struct DecodedSessionCacheTests {
     func bounded() async throws {
         let decoder = try await Decoder()
         let cache = DecodedSessionCache(capacity: 2)
-        for id in ["a", "b", "c"] { _ = cache.decoded(id, version: 1, decode: decoder.decode) }
+        for id in ["a", "b", "c"] { _ = cache.decoded(Self.record(id, version: 1), decode: decoder.decode) }
         #expect(cache.version(of: "a") == nil)
         #expect(cache.version(of: "c") == 1)
+    }
+
+    @Test(
+        "the latest copy is the newest read or committed: a read does not replace a newer commit, a commit replaces all"
+    )
+    func latestCopy() async throws {
+        let decoder = try await Decoder()
+        let cache = DecodedSessionCache(capacity: 8)
+        #expect(cache.latest("s") == nil)
+        cache.store(decoder.session("s", version: 3))
+        _ = cache.decoded(Self.record("s", version: 2), decode: decoder.decode)
+        #expect(cache.latest("s")?.record.version == 3, "a read that lost the race to a commit")
+        _ = cache.decoded(Self.record("s", version: 4), decode: decoder.decode)
+        #expect(cache.latest("s")?.record.version == 4)
+        cache.store(decoder.session("s", version: 2))
+        #expect(cache.latest("s")?.record.version == 2, "a commit is the stored version, whatever came before")
+        #expect(cache.latest("s")?.tree == decoder.decoded.tree)
     }
 }

@@ -15,7 +15,9 @@ final class InspectorGraph: Sendable {
         guard let make else { return nil }
         let task = making.withLock { task in
             if let task { return task }
-            let started = Task { try await make() }
+            // Exploring takes seconds of CPU: on the global executor, never on the executor a
+            // request prefers (a store's event loop, whose I/O it would hold up).
+            let started = Task(executorPreference: globalConcurrentExecutor) { try await make() }
             task = started
             return started
         }

@@ -3,7 +3,9 @@ import FlowStore
 import Synchronization
 
 /// Decoded trees of recently used sessions, by session id and version, so a request whose stored
-/// record has not changed since this instance last decoded or committed it skips decoding.
+/// record has not changed since this instance last decoded or committed it skips decoding; with
+/// each, the record it came from, so a change waiting for a session's lock starts from the newest
+/// copy this instance has (see ``latest(_:)``).
 ///
 /// Safe across instances: a session's version is committed once (optimistic concurrency), so an
 /// id and version always name the same tree. Bounded: past `capacity` sessions, the oldest
@@ -19,8 +21,9 @@ final class DecodedSessionCache: Sendable {
     }
 
     private struct Entry {
-        var version: Int
+        var record: SessionRecord
         var decoded: Decoded
+        var version: Int { record.version }
     }
 
     private struct State {
@@ -37,25 +40,40 @@ final class DecodedSessionCache: Sendable {
         self.capacity = capacity
     }
 
-    /// The decoded session `id` at `version`: the cached copy, or made by `decode` (from the
-    /// stored record) and kept.
-    func decoded<Failure: Error>(_ id: String, version: Int, decode: () throws(Failure) -> Decoded) throws(Failure)
+    /// The decoded session `record` holds: the cached copy of its id and version, or made by
+    /// `decode` and kept with the record.
+    func decoded<Failure: Error>(_ record: SessionRecord, decode: () throws(Failure) -> Decoded) throws(Failure)
         -> Decoded
     {
         guard capacity > 0 else { return try decode() }
-        if let shared = cached(id, version: version) { return shared }
+        if let shared = cached(record.id, version: record.version) { return shared }
         let made = try decode()
-        storeShared(id, version: version, made)
+        keep(Entry(record: record, decoded: made), overNewer: false)
         return made
     }
 
     /// The session `record` holds, its tree from this cache (decoded by `decoder` and kept when
     /// it is not cached).
     func session(from record: SessionRecord, decoder: StoredSessionDecoder) throws(WebError) -> LoadedSession {
-        let decoded = try decoded(record.id, version: record.version) { () throws(WebError) in
-            try decoder.decode(record)
-        }
+        let decoded = try decoded(record) { () throws(WebError) in try decoder.decode(record) }
         return LoadedSession(record: record, tree: decoded.tree, extra: decoded.extra)
+    }
+
+    /// The session `record` holds, or the newer copy of it this instance committed or read
+    /// since (the store had that version when it was cached: it is as fresh as the record and
+    /// fresher); its tree from this cache as in ``session(from:decoder:)``. A read that raced one
+    /// of this instance's commits then skips decoding the version the commit replaced.
+    func freshest(from record: SessionRecord, decoder: StoredSessionDecoder) throws(WebError) -> LoadedSession {
+        if let latest = latest(record.id), latest.record.version > record.version { return latest }
+        return try session(from: record, decoder: decoder)
+    }
+
+    /// The newest copy of session `id` this instance read or committed, if cached. It was the
+    /// stored session when read or committed; another instance may have committed since.
+    func latest(_ id: String) -> LoadedSession? {
+        state.withLock { state in
+            state.entries[id].map { LoadedSession(record: $0.record, tree: $0.decoded.tree, extra: $0.decoded.extra) }
+        }
     }
 
     /// The decoded session `id` at `version`, if cached.
@@ -72,15 +90,19 @@ final class DecodedSessionCache: Sendable {
         state.withLock { $0.entries[id]?.version }
     }
 
-    /// Keeps the decoded form of session `id` at `version` (a commit's).
-    func store(_ id: String, version: Int, _ decoded: Decoded) {
+    /// Keeps `session` as just committed: the stored version now, whatever was kept before.
+    func store(_ session: LoadedSession) {
         guard capacity > 0 else { return }
-        storeShared(id, version: version, decoded)
+        keep(Entry(record: session.record, decoded: Decoded(tree: session.tree, extra: session.extra)), overNewer: true)
     }
 
-    private func storeShared(_ id: String, version: Int, _ decoded: Decoded) {
+    /// Keeps `entry`; one read from the store does not replace a newer version of its session
+    /// (a request that read before another committed would keep an older copy).
+    private func keep(_ entry: Entry, overNewer: Bool) {
+        let id = entry.record.id
         state.withLock { state in
-            if state.entries.updateValue(Entry(version: version, decoded: decoded), forKey: id) == nil {
+            if !overNewer, let kept = state.entries[id], kept.version > entry.version { return }
+            if state.entries.updateValue(entry, forKey: id) == nil {
                 state.order.append(id)
             }
             while state.entries.count > capacity, state.orderStart < state.order.count {

@@ -86,7 +86,7 @@ final class SessionService<Step: FlowStep>: Sendable {
         let now = clock()
         if let record {
             guard !record.isDeleted, record.expiresAt > now else { return nil }
-            return try decoded.session(from: record, decoder: decoder)
+            return try decoded.freshest(from: record, decoder: decoder)
         }
         guard case .signed(let mintedAt) = ids.check(id), mintedAt + lifetime.ttl > now else { return nil }
         return try await initial.value().session(
@@ -119,15 +119,16 @@ final class SessionService<Step: FlowStep>: Sendable {
         try await calls.run { () async throws(StoreError) in
             try await store.create(session.record, entries: [initial.startRecord])
         }
-        decoded.store(
-            session.record.id, version: session.record.version, .init(tree: initial.tree, extra: SessionExtra()))
         session.isStored = true
+        decoded.store(session)
         return session
     }
 
     /// Runs `body` on the session under its lock and commits what it changed. `body` starts from
-    /// `known`, the session as the caller read it, when this instance has committed nothing to it
-    /// since, else from the session read again. A session not stored yet is stored by its first
+    /// the newest copy this instance has — `known`, the session as the caller read it, or what
+    /// this instance committed or read since (requests of one session that waited for its lock
+    /// start from each other's commits, with no read in between) — or, when the cache of decoded
+    /// sessions no longer holds it, from the session read again. A session not stored yet is stored by its first
     /// change (with its start entry first), when its client may store another (see
     /// ``SessionCreationLimit``). When another instance committed to the session meanwhile, the
     /// commit fails its version check (or the first store finds it stored): then the session is
@@ -145,8 +146,10 @@ final class SessionService<Step: FlowStep>: Sendable {
         do {
             return try await locks.withLock(id) { () async throws -> UpdatedSession<Result> in
                 let current: LoadedSession?
-                if known.isStored, self.decoded.version(of: id) == known.record.version {
-                    current = known
+                if known.isStored, let latest = self.decoded.latest(id), latest.record.version >= known.record.version {
+                    // What this instance read or committed since `known` was read, as fresh as
+                    // reading again (the commit's version check catches another instance's change).
+                    current = latest.record.version == known.record.version ? known : latest
                 } else {
                     current = try await self.load(id)
                 }
@@ -291,8 +294,7 @@ final class SessionService<Step: FlowStep>: Sendable {
         session.committed = prepared.entries.map { $0.entry(sessionCreatedAt: prepared.record.createdAt) }
         session.extra = prepared.extra
         session.extra.changed = false
-        decoded.store(
-            prepared.record.id, version: prepared.record.version, .init(tree: session.tree, extra: session.extra))
+        decoded.store(session)
         if let top = session.tree.top {
             events.publish(
                 prepared.record.id, version: prepared.record.version,

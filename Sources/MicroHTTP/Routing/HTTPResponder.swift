@@ -23,10 +23,18 @@ public protocol HTTPResponder: Sendable {
     /// The answer to a request the server refused before asking ``respond(to:)`` (a malformed
     /// target, a body over the limit). The default is plain text with the reason.
     func response(for rejection: RequestRejection) -> Response
+
+    /// Where the task answering the next request runs once it first suspends: the executor the
+    /// things it waits for complete on, so that it resumes there without a hop to another thread.
+    /// Called once per request, on a server thread; `nil` (the default): Swift's global
+    /// concurrent executor. The task must never block its executor.
+    func preferredTaskExecutor() -> (any TaskExecutor)?
 }
 
 extension HTTPResponder {
     public func immediateResponse(to request: Request) -> Response? { nil }
+
+    public func preferredTaskExecutor() -> (any TaskExecutor)? { nil }
 }
 
 /// A responder made of a closure.

@@ -198,8 +198,9 @@ extension HTTPServer {
         context.stage = .waiting
         let responder = self.responder
         // Runs on this thread until the responder first suspends: a responder that answers
-        // without waiting is answered right here, with no suspension and no thread hop.
-        Task.immediate {
+        // without waiting is answered right here, with no suspension and no thread hop. Then on
+        // the executor the responder prefers.
+        Task.immediate(executorPreference: responder.preferredTaskExecutor()) {
             let response = await responder.respond(to: request)
             self.finish(context, with: response)
         }

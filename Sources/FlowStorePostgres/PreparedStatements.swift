@@ -1,0 +1,67 @@
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// The statements every step runs (read a session, commit it), prepared once on each connection
+/// of the pool and executed by name from then on: a statement sent as text is parsed and planned
+/// by the database on every call, which cost it more than running it.
+///
+/// Runs through PostgresNIO's prepared queries, whose rows are collected as they arrive (see
+/// ``PostgresNIO/PostgresConnection/collectedRows(_:logger:)`` for why rows are never streamed).
+final class PreparedStatements: Sendable {
+    /// A statement the store prepares.
+    enum Statement: Sendable, CaseIterable {
+        /// A session's row by id: `$1` the id.
+        case load
+        /// `flowserver_commit` (migration 3): the row replaced if at the expected version, its
+        /// entries appended; answers 1, or 0 when the version did not match.
+        case commit
+
+        var sql: String {
+            switch self {
+            case .load:
+                "SELECT \(PostgresSessionStore.sessionColumns) FROM sessions WHERE id = $1"
+            case .commit:
+                "SELECT flowserver_commit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
+            }
+        }
+    }
+
+    /// What is prepared on each open connection, by connection id.
+    private let prepared = Mutex<[PostgresConnection.ID: [Statement: PreparedQuery]]>([:])
+
+    /// The rows of `statement` with `binds` on `connection`, as cells, preparing it there first
+    /// if needed. Throws `CancellationError` instead of starting in a cancelled task.
+    ///
+    /// Results always come in binary form, but PostgresNIO 1.33 labels a prepared query's
+    /// columns with the format of its preparation (text): the cells are labelled binary again.
+    func rows(of statement: Statement, _ binds: [PostgresData], on connection: PostgresConnection) async throws
+        -> [[PostgresCell]]
+    {
+        try Task.checkCancellation()
+        return try await query(statement, on: connection).execute(binds).get().map { row in
+            row.map { cell in
+                var cell = cell
+                cell.format = .binary
+                return cell
+            }
+        }
+    }
+
+    private func query(_ statement: Statement, on connection: PostgresConnection) async throws -> PreparedQuery {
+        let id = connection.id
+        if let found = prepared.withLock({ $0[id]?[statement] }) { return found }
+        // A leased connection runs one call at a time: nobody prepares on it meanwhile.
+        let made = try await connection.prepare(query: statement.sql).get()
+        let first = prepared.withLock { prepared in
+            defer { prepared[id, default: [:]][statement] = made }
+            return prepared[id] == nil
+        }
+        if first {
+            connection.closeFuture.whenComplete { [weak self] _ in
+                _ = self?.prepared.withLock { $0.removeValue(forKey: id) }
+            }
+        }
+        return made
+    }
+}

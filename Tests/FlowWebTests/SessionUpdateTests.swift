@@ -1,0 +1,101 @@
+import FlowCore
+import FlowStore
+import FlowTesting
+import Foundation
+import Synchronization
+import Testing
+
+@testable import FlowWeb
+
+@Suite("Changing a session under its lock")
+struct SessionUpdateTests {
+    /// A memory store that counts its reads, and can commit behind the service's back as another
+    /// instance would.
+    final class ReadCountingStore: SessionStore {
+        let inner = MemorySessionStore()
+        private let count = Atomic<Int>(0)
+        var loads: Int { count.load(ordering: .relaxed) }
+        var isShared: Bool { true }
+
+        func load(_ id: String) async throws(StoreError) -> SessionRecord? {
+            count.add(1, ordering: .relaxed)
+            return try inner.load(id)
+        }
+        func create(_ record: SessionRecord, entries: [HistoryRecord]) async throws(StoreError) {
+            try inner.create(record, entries: entries)
+        }
+        func commit(_ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord]) async throws(StoreError) {
+            try inner.commit(record, expectedVersion: expectedVersion, entries: entries)
+        }
+        func history(_ id: String, after: Int, limit: Int) async throws(StoreError) -> [HistoryRecord] {
+            try inner.history(id, after: after, limit: limit)
+        }
+        func delete(_ id: String) async throws(StoreError) { try inner.delete(id) }
+        func dropHistory(_ id: String, before: Int) async throws(StoreError) {
+            try inner.dropHistory(id, before: before)
+        }
+        func purgeExpired(now: Int64, limit: Int) async throws(StoreError) -> Int {
+            try inner.purgeExpired(now: now, limit: limit)
+        }
+        func liveCount(now: Int64) async throws(StoreError) -> Int { try inner.liveCount(now: now) }
+        func sessionSecret(proposing proposed: [UInt8]) async throws(StoreError) -> [UInt8] {
+            try inner.sessionSecret(proposing: proposed)
+        }
+        func exclusiveUpdate<Outcome: Sendable>(
+            _ id: String, _ change: @escaping @Sendable (SessionRecord?) async -> ExclusiveChange<Outcome>
+        ) async throws(StoreError) -> Outcome {
+            try await inner.exclusiveUpdate(id, change)
+        }
+    }
+
+    /// A change that remembers submission `render` and saves.
+    static func remember(_ render: String)
+        -> @Sendable (inout LoadedSession) async throws(WebError) ->
+        SessionService<
+            WebStep
+        >.Change<Int>
+    {
+        { (session: inout LoadedSession) throws(WebError) in
+            session.extra.remember(.init(render: render, step: "s", location: "/"))
+            return .init(result: session.record.version, save: true)
+        }
+    }
+
+    @Test(
+        "a change that waited for the lock starts from the copy this instance committed meanwhile, without reading again; another instance's commit is caught"
+    )
+    func startsFromNewestCopy() async throws {
+        let store = ReadCountingStore()
+        let service = SessionService(
+            app: try TestSite.webApp(), store: store, ttlSeconds: 3600, secret: SessionIDs.randomSecret(),
+            observers: [])
+        let created = try await service.create(client: nil)
+        let id = created.record.id
+        // Two requests read the session at the same version, then change it in turn.
+        let first = try #require(try await service.load(id))
+        let second = try #require(try await service.load(id))
+        let reads = store.loads
+        let one = try await service.update(first, Self.remember("r1"))
+        let two = try await service.update(second, Self.remember("r2"))
+        #expect(store.loads == reads, "no read again: the second started from the first's commit")
+        #expect(two.result == created.record.version + 1)
+        #expect(two.session.record.version == one.session.record.version + 1)
+        #expect(two.session.extra.submissions.map(\.render) == ["r1", "r2"], "neither change lost")
+
+        // Another instance commits: this instance's copy is stale, its commit conflicts, and the
+        // change is applied again to the stored session.
+        var elsewhere = try #require(try store.inner.load(id))
+        elsewhere.version += 1
+        elsewhere.extra = try CompactJSONEncoder().encode(
+            {
+                var extra = two.session.extra
+                extra.remember(.init(render: "b", step: "s", location: "/"))
+                return extra
+            }())
+        try store.inner.commit(elsewhere, expectedVersion: elsewhere.version - 1, entries: [])
+        let three = try await service.update(two.session, Self.remember("r3"))
+        #expect(three.session.record.version == elsewhere.version + 1)
+        #expect(three.session.extra.submissions.map(\.render) == ["r1", "r2", "b", "r3"])
+        #expect(try store.inner.load(id)?.version == elsewhere.version + 1)
+    }
+}
