@@ -144,7 +144,10 @@ final class SessionService<Step: FlowStep>: Sendable {
     ) async throws(WebError) -> UpdatedSession<Result> {
         let id = known.record.id
         do {
-            return try await locks.withLock(id) { () async throws -> UpdatedSession<Result> in
+            // The history is folded once the lock is released: dropping entries a stored snapshot
+            // covers needs no lock, and the session's next change need not wait for it.
+            let (updated, folding) = try await locks.withLock(id) {
+                () async throws -> (UpdatedSession<Result>, SessionCommit<Step>?) in
                 let current: LoadedSession?
                 if known.isStored, let latest = self.decoded.latest(id), latest.record.version >= known.record.version {
                     // What this instance read or committed since `known` was read, as fresh as
@@ -159,7 +162,7 @@ final class SessionService<Step: FlowStep>: Sendable {
                 session.client = known.client
                 let appData = session.tree.appData
                 let change = try await body(&session)
-                guard change.commits else { return UpdatedSession(result: change.result, session: session) }
+                guard change.commits else { return (UpdatedSession(result: change.result, session: session), nil) }
                 do {
                     let prepared = try SessionCommit(
                         session, entries: change.entries, appDataBefore: appData, now: self.clock(),
@@ -173,13 +176,14 @@ final class SessionService<Step: FlowStep>: Sendable {
                         try await self.store.create(prepared.record, entries: [start] + prepared.history)
                     }
                     self.calls.health.succeeded()
-                    await self.fold(prepared)
-                    return UpdatedSession(result: change.result, session: self.committed(prepared, session))
+                    return (UpdatedSession(result: change.result, session: self.committed(prepared, session)), prepared)
                 } catch let error as StoreError where error.isConflict || error.isDuplicate {
                     self.metrics?.recordCommitConflict()
                     return try await self.updateExclusively(id, body)
                 }
             }
+            if let folding { await fold(folding) }
+            return updated
         } catch let error as WebError {
             throw error
         } catch let error as StoreError {
@@ -200,10 +204,11 @@ final class SessionService<Step: FlowStep>: Sendable {
             retryAfter: wait)
     }
 
-    /// `body` applied to session `id` read and committed with no other writer in between.
+    /// `body` applied to session `id` read and committed with no other writer in between, and
+    /// the commit made, if any (whose history is still to fold).
     private func updateExclusively<Result: Sendable>(
         _ id: String, _ body: @escaping @Sendable (inout LoadedSession) async throws(WebError) -> Change<Result>
-    ) async throws -> UpdatedSession<Result> {
+    ) async throws -> (UpdatedSession<Result>, SessionCommit<Step>?) {
         let now = clock()
         let outcome = try await store.exclusiveUpdate(id) {
             record -> ExclusiveChange<Swift.Result<(Result, LoadedSession, SessionCommit<Step>?), WebError>> in
@@ -228,8 +233,7 @@ final class SessionService<Step: FlowStep>: Sendable {
             }
         }
         let (result, session, prepared) = try outcome.get()
-        if let prepared { await fold(prepared) }
-        return UpdatedSession(result: result, session: prepared.map { committed($0, session) } ?? session)
+        return (UpdatedSession(result: result, session: prepared.map { committed($0, session) } ?? session), prepared)
     }
 
     /// The history entries of `session` after `after`, at most `limit`.
