@@ -104,4 +104,16 @@ struct DecodedSessionCacheTests {
         #expect(cache.latest("s")?.record.version == 2, "a commit is the stored version, whatever came before")
         #expect(cache.latest("s")?.tree == decoder.decoded.tree)
     }
+
+    @Test("a read older than a kept copy answers the kept copy; a read of the kept version is not decoded again")
+    func freshestCopy() async throws {
+        let decoder = try await Decoder()
+        let cache = DecodedSessionCache(capacity: 8)
+        let storedDecoder = StoredSessionDecoder(registry: try TestSite.webApp().flows.registry)
+        cache.store(decoder.session("s", version: 5))
+        let raced = try cache.freshest(from: Self.record("s", version: 4), decoder: storedDecoder)
+        #expect(raced.record.version == 5, "the read raced a commit of this instance: the commit is fresher")
+        let same = try cache.freshest(from: Self.record("s", version: 5), decoder: storedDecoder)
+        #expect(same.record == Self.record("s", version: 5) && same.tree == decoder.decoded.tree)
+    }
 }

@@ -64,7 +64,13 @@ final class DecodedSessionCache: Sendable {
     /// fresher); its tree from this cache as in ``session(from:decoder:)``. A read that raced one
     /// of this instance's commits then skips decoding the version the commit replaced.
     func freshest(from record: SessionRecord, decoder: StoredSessionDecoder) throws(WebError) -> LoadedSession {
-        if let latest = latest(record.id), latest.record.version > record.version { return latest }
+        let kept = state.withLock { state in
+            state.entries[record.id].flatMap { $0.version >= record.version ? $0 : nil }
+        }
+        if let kept, kept.version > record.version {
+            return LoadedSession(record: kept.record, tree: kept.decoded.tree, extra: kept.decoded.extra)
+        }
+        if let kept { return LoadedSession(record: record, tree: kept.decoded.tree, extra: kept.decoded.extra) }
         return try session(from: record, decoder: decoder)
     }
 
