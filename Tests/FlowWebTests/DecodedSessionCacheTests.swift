@@ -49,7 +49,7 @@ struct DecodedSessionCacheTests {
         #expect(decoder.decodings == 1)
         _ = cache.decoded(Self.record("s", version: 2), decode: decoder.decode)
         #expect(decoder.decodings == 2)
-        #expect(cache.version(of: "s") == 2)
+        #expect(cache.latest("s")?.record.version == 2)
     }
 
     @Test("a stored tree is read without decoding; a new one is decoded once, then shared")
@@ -70,7 +70,7 @@ struct DecodedSessionCacheTests {
         let cache = DecodedSessionCache(capacity: 8)
         _ = cache.decoded(Self.record("s", version: 1), decode: decoder.decode)
         cache.remove("s")
-        #expect(cache.version(of: "s") == nil)
+        #expect(cache.latest("s")?.record.version == nil)
         _ = cache.decoded(Self.record("s", version: 1), decode: decoder.decode)
         #expect(decoder.decodings == 2)
         let none = DecodedSessionCache(capacity: 0)
@@ -84,8 +84,8 @@ struct DecodedSessionCacheTests {
         let decoder = try await Decoder()
         let cache = DecodedSessionCache(capacity: 2)
         for id in ["a", "b", "c"] { _ = cache.decoded(Self.record(id, version: 1), decode: decoder.decode) }
-        #expect(cache.version(of: "a") == nil)
-        #expect(cache.version(of: "c") == 1)
+        #expect(cache.latest("a")?.record.version == nil)
+        #expect(cache.latest("c")?.record.version == 1)
     }
 
     @Test(

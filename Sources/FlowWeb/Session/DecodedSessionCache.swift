@@ -90,12 +90,6 @@ final class DecodedSessionCache: Sendable {
         }
     }
 
-    /// The version of session `id` cached, the newest this instance read or committed; `nil`
-    /// when it is not cached.
-    func version(of id: String) -> Int? {
-        state.withLock { $0.entries[id]?.version }
-    }
-
     /// Keeps `session` as just committed: the stored version now, whatever was kept before.
     func store(_ session: LoadedSession) {
         guard capacity > 0 else { return }
