@@ -75,3 +75,13 @@ public struct HistoryEntry: Codable, Sendable, Hashable {
         if let value { try container.encode(value, forKey: key) } else { try container.encodeNil(forKey: key) }
     }
 }
+
+extension HistoryEntry {
+    /// A history entry's sequence number from a path, or `404`: no entry has that name.
+    static func sequenceNumber(_ text: String?) throws(WebError) -> Int {
+        guard let text, let seq = Int(text), seq >= 1 else {
+            throw .notFound("There is no history entry \"\(text ?? "")\": entries are numbered from 1.")
+        }
+        return seq
+    }
+}

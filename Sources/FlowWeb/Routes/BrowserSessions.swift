@@ -5,9 +5,9 @@ import MicroHTTP
 /// request, and how they answer errors the way FlowWeb does: the one helper that reads the
 /// session cookie and renders error pages, so no route writes that again.
 public struct BrowserSessions<Step: FlowStep>: Sendable {
-    private unowned let web: FlowWebResponder<Step>
+    private let context: FlowWebContext<Step>
 
-    init(_ web: FlowWebResponder<Step>) { self.web = web }
+    init(_ context: FlowWebContext<Step>) { self.context = context }
 
     /// The session of the browser that sent `request`, from its cookie: `nil` when it has no
     /// cookie, or its session expired or was deleted. Reading never creates, stores or renews a
@@ -15,9 +15,7 @@ public struct BrowserSessions<Step: FlowStep>: Sendable {
     ///
     /// - Throws: ``WebError`` (`503`) when the store cannot be read.
     public func session(of request: Request) async throws(WebError) -> BrowserSession? {
-        guard let id = request.cookie(web.configuration.sessionCookieName),
-            let loaded = try await web.sessions.load(id)
-        else { return nil }
+        guard let loaded = try await context.resolver.resolve(request, .reading)?.session else { return nil }
         return BrowserSession(version: loaded.record.version, tree: loaded.tree)
     }
 
@@ -33,12 +31,11 @@ public struct BrowserSessions<Step: FlowStep>: Sendable {
         }
     }
 
-    /// `error` as FlowWeb answers it: an HTML page in the app's layout (the `error` template), or
-    /// `application/problem+json` for a client that accepts JSON and not HTML.
+    /// `error` as FlowWeb answers it: `application/problem+json` for a client that accepts JSON
+    /// and not HTML (and under `/api/`), an HTML page in the app's layout (the `error` template)
+    /// otherwise.
     public func errorResponse(_ error: WebError, for request: Request) -> Response {
-        let accepted = request.headers["Accept"] ?? ""
-        if accepted.contains("json"), !accepted.contains("html") { return error.problem }
-        return web.composer.errorPage(error, topURL: nil)
+        context.errors.response(error, to: request)
     }
 }
 

@@ -43,6 +43,8 @@ final class SessionService<Step: FlowStep>: Sendable {
     let locks = SessionLocks()
     let clock: @Sendable () -> Int64
     let metrics: WebMetrics?
+    /// Where navigations are logged.
+    let logger: Logger
     /// Calls to the store, whose failures become `503` and are logged once.
     let calls: StoreCalls
     /// Trees this instance decoded or committed lately, so unchanged sessions skip decoding.
@@ -60,6 +62,7 @@ final class SessionService<Step: FlowStep>: Sendable {
         clock: @escaping @Sendable () -> Int64 = SessionClock.nowMilliseconds
     ) {
         self.metrics = metrics
+        self.logger = logger
         calls = StoreCalls(store: store, health: StoreHealthLog(logger: logger))
         self.app = app
         coordinator = Coordinator(app: app.flows, context: app.context, observers: observers)

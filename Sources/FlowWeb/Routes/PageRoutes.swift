@@ -1,0 +1,89 @@
+import FlowCore
+import MicroHTTP
+
+/// `GET /`, page visits, deep links and `404` (Docs/CONTRACT.md §2): every `GET` no other route
+/// answers. A reload of the session's current page is answered on the server's thread when the
+/// store reads without waiting (``FastPagePath``).
+struct PageRoutes<Step: FlowStep>: RouteCollection {
+    /// The notice shown after a step from a page that is no longer current.
+    static var staleNotice: String { "That action came from a page that is no longer current, so nothing was done." }
+
+    let context: FlowWebContext<Step>
+    let fastPath: FastPagePath?
+
+    func register(on router: inout Router) {
+        router.add(
+            .get, "/**", immediate: { request, _ in currentPageImmediately(request) },
+            handler: { request, _ in await respond(to: request) })
+    }
+
+    func respond(to request: Request) async -> Response {
+        await context.withBrowserSession(request) { session async throws(WebError) in try await page(request, session) }
+    }
+
+    /// The session's current page when it is what `request` asks for and the session reads
+    /// without waiting, or a first visit to `/` or the first page; `nil` otherwise (a visit, a
+    /// deep link, an error page).
+    func currentPageImmediately(_ request: Request) -> Response? {
+        guard request.method == .get || request.method == .head, let fastPath else { return nil }
+        let composer = context.composer
+        guard let id = request.cookie(context.configuration.sessionCookieName) else {
+            guard let fresh = fastPath.firstVisit(to: request.path, chrome: composer.chrome(of:)) else { return nil }
+            let response =
+                request.path == "/"
+                ? context.redirect(fresh.chrome.top.url)
+                : try? composer.render(fresh.session, notice: Self.notice(request), chrome: fresh.chrome)
+            return response.map { context.finish($0, setCookieFor: fresh.session, true) }
+        }
+        guard let shown = fastPath.show(id, chrome: composer.chrome(of:)), shown.chrome.top.url == request.path else {
+            return nil
+        }
+        return try? composer.render(shown.session, notice: Self.notice(request), chrome: shown.chrome)
+    }
+
+    /// The notice `request` asks for (`?_notice=stale`), if any.
+    private static func notice(_ request: Request) -> String? {
+        (try? request.queryItems)?.contains { $0.name == "_notice" && $0.value == "stale" } == true ? staleNotice : nil
+    }
+
+    private func page(_ request: Request, _ session: LoadedSession) async throws(WebError)
+        -> FlowWebContext<Step>.SessionAnswer
+    {
+        let (sessions, composer) = (context.sessions, context.composer)
+        let notice = Self.notice(request)
+        let path = request.path
+        if path == "/" { return .init(result: context.redirect(session.tree.top?.url ?? "/"), session: session) }
+        if let target = session.tree.page(at: path) {
+            guard target.id != session.tree.top?.id else {
+                return .init(result: try composer.render(session, notice: notice), session: session)
+            }
+            let updated = try await sessions.navigate(session, source: .visit, url: path) {
+                (current: inout LoadedSession) async throws(WebError) in
+                guard let page = current.tree.page(at: path) else { return .init(result: ()) }
+                let navigation = try sessions.visit(page.id, in: &current)
+                return .init(result: (), navigation: navigation.actions.isEmpty ? nil : navigation)
+            }.session
+            return .init(result: try composer.render(updated, notice: notice), session: updated)
+        }
+        guard let step = Self.deepLinkStep(request, of: sessions.app) else {
+            throw .notFound("There is no page at \(path).")
+        }
+        let updated = try await sessions.navigate(session, source: .deeplink, url: path) {
+            (current: inout LoadedSession) async throws(WebError) in
+            .init(result: (), navigation: try await sessions.apply(step, to: &current))
+        }.session
+        guard let top = updated.tree.top else { throw .internalError("the session shows no page") }
+        if top.url == path {
+            return .init(result: try composer.render(updated, notice: notice), session: updated)
+        }
+        return .init(result: context.redirect(top.url), session: updated)
+    }
+
+    /// The step of `app`'s first deep-link route that matches `request` and leads somewhere.
+    static func deepLinkStep(_ request: Request, of app: WebApp<Step>) -> Step? {
+        for route in app.routes {
+            if let values = route.match(request.pathSegments) { return route.step(values, app.context) }
+        }
+        return nil
+    }
+}

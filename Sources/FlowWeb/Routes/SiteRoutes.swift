@@ -1,0 +1,39 @@
+import FlowStore
+import MicroHTTP
+
+/// What a site serves beside its sessions: `GET /healthz`, `GET /metrics` (unless switched off)
+/// and the files under `/public/` (Docs/CONTRACT.md §6).
+struct SiteRoutes: RouteCollection {
+    let metrics: WebMetrics?
+    /// Where `/metrics` counts live sessions.
+    let store: any SessionStore
+    let clock: @Sendable () -> Int64
+    /// The app's files (`nil`: it has none), in front of FlowServer's own.
+    let files: StaticFiles?
+
+    func register(on router: inout Router) {
+        router.add(.get, "/healthz") { _, _ in .text("ok") }
+        if let metrics {
+            router.add(.get, "/metrics") { _, _ in await metricsPage(metrics) }
+        }
+        router.add(.get, "/public/**") { request, _ in await publicFile(request) }
+    }
+
+    /// Every metric in Prometheus' text format, live sessions counted first.
+    private func metricsPage(_ metrics: WebMetrics) async -> Response {
+        if let live = try? await store.liveCount(now: clock()) { metrics.setLiveSessions(live) }
+        return Response(
+            status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: metrics.text)
+    }
+
+    /// The app's own file first; FlowServer's default of that name otherwise.
+    private func publicFile(_ request: Request) async -> Response {
+        if let files {
+            let response = await files.respond(to: request)
+            guard response.status == .notFound, FlowWebDefaults.publicResponder.serves(request) else {
+                return response
+            }
+        }
+        return await FlowWebDefaults.publicResponder.respond(to: request)
+    }
+}

@@ -1,0 +1,44 @@
+import FlowCore
+import MicroHTTP
+
+/// `/_step` (Docs/CONTRACT.md §3): steps from links and forms, always answered `303` to the
+/// resulting top page, or with an error page (`422` with the form again when its page finds it
+/// invalid).
+struct StepRoutes<Step: FlowStep>: RouteCollection {
+    let context: FlowWebContext<Step>
+
+    func register(on router: inout Router) {
+        router.addForAnyMethod("/_step/**") { request, _ in await respond(to: request) }
+    }
+
+    func respond(to request: Request) async -> Response {
+        await context.withBrowserSession(request) { session async throws(WebError) in
+            guard request.headers["Sec-Fetch-Site"]?.lowercased() != "cross-site" else {
+                throw WebError.forbidden("Steps cannot be sent from another site.")
+            }
+            let parsed = try StepRequest(request, maxFields: context.configuration.maxFields)
+            if request.method == .post { try context.resolver.checkFormToken(parsed.csrf, of: session) }
+            if parsed.source == .form, let invalid = try invalidForm(parsed, in: session) {
+                return .init(result: invalid, session: session)
+            }
+            let step: Step
+            do { step = try parsed.wire.decode(as: Step.self) } catch {
+                throw WebError.badRequest("Cannot send this step: \(error).")
+            }
+            let sent = try await context.sessions.send(step, parsed, to: session)
+            return .init(result: context.redirect(sent.result), session: sent.session)
+        }
+    }
+
+    /// The `422` page when the form's page finds its fields invalid.
+    private func invalidForm(_ parsed: StepRequest, in session: LoadedSession) throws(WebError) -> Response? {
+        guard let from = parsed.from, let page = session.tree.page(from),
+            let renderer = context.sessions.app.renderer(for: page.page)
+        else { return nil }
+        let errors = renderer.validate(page.page.base, parsed.wire.name, parsed.fields)
+        guard !errors.isEmpty else { return nil }
+        return try context.composer.render(
+            session, notice: nil, status: .unprocessableContent,
+            form: .init(page: from, values: parsed.fields, errors: errors))
+    }
+}

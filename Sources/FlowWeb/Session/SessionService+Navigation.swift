@@ -1,0 +1,64 @@
+import FlowCore
+
+extension SessionService {
+    /// What a navigation decided under the session's lock: the answer, the navigation to record
+    /// (`nil`: nothing happened, nothing is recorded), and whether to save the session anyway
+    /// (its bookkeeping changed).
+    struct Navigated<Result: Sendable>: Sendable {
+        var result: Result
+        var navigation: Navigation<Step>?
+        var save = false
+    }
+
+    /// Moves `known` under its lock — the one way a request navigates a session (a visit, a deep
+    /// link, a step from a link, a form or the API). `body` decides on the session as it is under
+    /// the lock, calling ``visit(_:in:)`` or ``apply(_:from:to:)``; what it navigated becomes a
+    /// history entry from `source` (with `url`, for visits and deep links), logged and counted,
+    /// and is committed with the session before anyone is answered (see ``update(_:_:)``).
+    ///
+    /// - Throws: what `body` throws, and ``WebError`` `404` when the session is gone, `429` or
+    ///   `503` as ``update(_:_:)`` does.
+    func navigate<Result: Sendable>(
+        _ known: LoadedSession, source: HistoryEntry.Source, url: String? = nil,
+        _ body: @escaping @Sendable (inout LoadedSession) async throws(WebError) -> Navigated<Result>
+    ) async throws(WebError) -> UpdatedSession<Result> {
+        try await update(known) { [self] (session: inout LoadedSession) async throws(WebError) in
+            let decided = try await body(&session)
+            guard let navigation = decided.navigation else { return Change(result: decided.result, save: decided.save) }
+            let entry = PendingEntry(source: source, navigation: navigation, url: url)
+            record(entry, of: session)
+            return Change(result: decided.result, entries: [entry], save: decided.save)
+        }
+    }
+
+    /// Makes page `node` of `session` visible (the browser's Back, a tab, a visit).
+    func visit(_ node: NodeID, in session: inout LoadedSession) throws(WebError) -> Navigation<Step> {
+        do { return try coordinator.visit(node, in: &session.tree) } catch {
+            throw .internalError("the page could not be shown: \(error)")
+        }
+    }
+
+    /// Applies `step` to `session`, from page `from` (`nil`: up the responder chain from the top).
+    func apply(_ step: Step, from: NodeID? = nil, to session: inout LoadedSession) async throws(WebError)
+        -> Navigation<Step>
+    {
+        do { return try await coordinator.apply(step, from: from, to: &session.tree) } catch {
+            throw .internalError("the step could not be applied: \(error)")
+        }
+    }
+
+    /// Logs `entry` of `session` (at info level) and counts it by outcome.
+    private func record(_ entry: PendingEntry<Step>, of session: LoadedSession) {
+        metrics?.recordNavigation(entry.navigation.outcome)
+        var step = "-"
+        if case .step(let value, _) = entry.navigation.trigger {
+            step = (try? WireStep(value))?.canonical ?? "\(value)"
+        }
+        logger.info(
+            "navigation",
+            metadata: [
+                "session": "\(session.record.id.prefix(8))", "source": "\(entry.source.rawValue)", "step": "\(step)",
+                "outcome": "\(entry.navigation.outcome.rawValue)", "top": "\(entry.navigation.topURL)",
+            ])
+    }
+}
