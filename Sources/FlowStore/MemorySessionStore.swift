@@ -24,6 +24,9 @@ public final class MemorySessionStore: ImmediateSessionLoading {
     /// An empty store.
     public init() {}
 
+    /// The quarantined copies by session id, oldest version first.
+    private let quarantine = Mutex<[String: [QuarantinedSession]]>([:])
+
     /// The secret kept for session ids, once proposed.
     private let secret = Mutex<[UInt8]?>(nil)
 
@@ -101,8 +104,28 @@ public final class MemorySessionStore: ImmediateSessionLoading {
         }
     }
 
+    public func quarantine(_ session: QuarantinedSession) throws(StoreError) {
+        quarantine.withLock { kept in
+            var copies = kept[session.record.id, default: []]
+            guard !copies.contains(where: { $0.record.version == session.record.version }) else { return }
+            copies.append(session)
+            copies.sort { $0.record.version < $1.record.version }
+            kept[session.record.id] = copies
+        }
+    }
+
+    public func quarantined(_ id: String) throws(StoreError) -> [QuarantinedSession] {
+        quarantine.withLock { $0[id] ?? [] }
+    }
+
     public func purgeExpired(now: Int64, limit: Int) throws(StoreError) -> Int {
-        sessions.withLock { sessions in
+        quarantine.withLock { kept in
+            kept = kept.compactMapValues { copies in
+                let live = copies.filter { $0.expiresAt >= now }
+                return live.isEmpty ? nil : live
+            }
+        }
+        return sessions.withLock { sessions in
             let expired = sessions.values.filter { $0.record.expiresAt < now }.prefix(limit).map(\.record.id)
             for id in expired { sessions[id] = nil }
             return expired.count

@@ -28,9 +28,16 @@ public protocol SessionStore: Sendable {
     /// web layer folds the oldest entries into a snapshot kept by entry `before`). Deleting
     /// entries already gone is no error.
     func dropHistory(_ id: String, before: Int) async throws(StoreError)
-    /// Deletes up to `limit` sessions that expired before `now` (milliseconds since 1970);
-    /// returns how many.
+    /// Deletes up to `limit` sessions that expired before `now` (milliseconds since 1970), and
+    /// up to `limit` quarantined copies that expired (see ``quarantine(_:)``); returns how many
+    /// sessions.
     func purgeExpired(now: Int64, limit: Int) async throws(StoreError) -> Int
+    /// Keeps `session`, a stored session the app can no longer read, until its `expiresAt`
+    /// (see ``QuarantinedSession``); a copy of the same session and version kept already stays as
+    /// it is. The session itself is left as it is.
+    func quarantine(_ session: QuarantinedSession) async throws(StoreError)
+    /// The quarantined copies of session `id` not purged yet, oldest version first.
+    func quarantined(_ id: String) async throws(StoreError) -> [QuarantinedSession]
     /// How many sessions have not expired at `now` (for the live-sessions metric); the markers
     /// of deleted sessions (`SessionRecord.isDeleted`) do not count.
     func liveCount(now: Int64) async throws(StoreError) -> Int

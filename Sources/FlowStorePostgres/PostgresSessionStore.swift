@@ -15,13 +15,13 @@ import Synchronization
 /// unavailable `StoreError` (the web layer answers `503` with `Retry-After`) and the pool
 /// reconnects by itself when the database is back.
 public final class PostgresSessionStore: SessionStore {
-    private let client: PostgresClient
+    let client: PostgresClient
     /// The statements of a step, prepared on each connection.
     private let statements = PreparedStatements()
     /// Runs the connection pool and fails the calls that ran past their deadline: the store's
     /// service.
     private let runner: Runner
-    private let logger: Logger
+    let logger: Logger
     private let timeout: Duration
     /// Whether the database answered lately: while it does not, calls fail at once.
     private let reachability: Reachability
@@ -178,6 +178,21 @@ public final class PostgresSessionStore: SessionStore {
                 """
             ]
         ),
+        (
+            4,
+            [
+                """
+                CREATE TABLE quarantine (
+                    id TEXT NOT NULL, version BIGINT NOT NULL, tree BYTEA NOT NULL, app_data BYTEA NOT NULL,
+                    csrf_token TEXT NOT NULL, last_seq BIGINT NOT NULL, extra BYTEA NOT NULL,
+                    created_at BIGINT NOT NULL, last_used_at BIGINT NOT NULL, expires_at BIGINT NOT NULL,
+                    history BYTEA NOT NULL, reason TEXT NOT NULL, cause TEXT NOT NULL, written_by TEXT,
+                    quarantined_at BIGINT NOT NULL, kept_until BIGINT NOT NULL,
+                    PRIMARY KEY (id, version))
+                """,
+                "CREATE INDEX quarantine_by_expiry ON quarantine (kept_until)",
+            ]
+        ),
     ]
 
     /// Instances share the database.
@@ -240,7 +255,7 @@ public final class PostgresSessionStore: SessionStore {
         "id, version, tree, app_data, csrf_token, last_seq, extra, created_at, last_used_at, expires_at"
 
     /// The session in the first of `rows` (of ``sessionColumns``), if any.
-    private static func record(from rows: [[PostgresCell]]) throws -> SessionRecord? {
+    static func record(from rows: [[PostgresCell]]) throws -> SessionRecord? {
         guard let cells = rows.first else { return nil }
         guard cells.count == 10 else {
             throw StoreError.unavailable("PostgreSQL answered \(cells.count) session columns")
@@ -346,10 +361,14 @@ public final class PostgresSessionStore: SessionStore {
 
     public func purgeExpired(now: Int64, limit: Int) async throws(StoreError) -> Int {
         try await bounded {
-            try await self.client.collectedRows(
+            let purged = try await self.client.collectedRows(
                 "DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at < \(now) LIMIT \(Int64(limit))) RETURNING id",
                 logger: self.logger
             ).count
+            _ = try await self.client.collectedRows(
+                "DELETE FROM quarantine WHERE (id, version) IN (SELECT id, version FROM quarantine WHERE kept_until < \(now) LIMIT \(Int64(limit)))",
+                logger: self.logger)
+            return purged
         }
     }
 
@@ -388,7 +407,7 @@ public final class PostgresSessionStore: SessionStore {
     /// cancelled, and later calls fail at once while one at a time tries the database again
     /// (see ``Reachability``): under load, requests would otherwise each wait out the timeout,
     /// a step twice (it reads, then commits), and answer after their clients gave up.
-    private func bounded<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws(StoreError) -> T {
+    func bounded<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws(StoreError) -> T {
         let limit: Duration
         switch reachability.admitCall() {
         case .refused: throw .unavailable("PostgreSQL is unreachable; trying again")

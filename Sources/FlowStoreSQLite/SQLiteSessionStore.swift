@@ -105,6 +105,31 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
         migrator.registerMigration("v2: settings (the session id secret)") { db in
             try db.execute(sql: "CREATE TABLE settings (name TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL)")
         }
+        migrator.registerMigration("v3: quarantine (sessions the app could no longer read)") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE quarantine (
+                        id TEXT NOT NULL,
+                        version INTEGER NOT NULL,
+                        tree BLOB NOT NULL,
+                        appData BLOB NOT NULL,
+                        csrfToken TEXT NOT NULL,
+                        lastSeq INTEGER NOT NULL,
+                        extra BLOB NOT NULL,
+                        createdAt INTEGER NOT NULL,
+                        lastUsedAt INTEGER NOT NULL,
+                        expiresAt INTEGER NOT NULL,
+                        history BLOB NOT NULL,
+                        reason TEXT NOT NULL,
+                        cause TEXT NOT NULL,
+                        writtenBy TEXT,
+                        quarantinedAt INTEGER NOT NULL,
+                        keptUntil INTEGER NOT NULL,
+                        PRIMARY KEY (id, version)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX quarantine_by_expiry ON quarantine(keptUntil);
+                    """)
+        }
         return migrator
     }
 
@@ -222,7 +247,14 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
             try db.execute(
                 sql: "DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expiresAt < ? LIMIT ?)",
                 arguments: [now, limit])
-            return db.changesCount
+            let purged = db.changesCount
+            try db.execute(
+                sql: """
+                    DELETE FROM quarantine WHERE (id, version) IN
+                        (SELECT id, version FROM quarantine WHERE keptUntil < ? LIMIT ?)
+                    """,
+                arguments: [now, limit])
+            return purged
         }
     }
 
@@ -256,7 +288,7 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
     /// cores, reads of one row took 25–100 ms). Here the reader is given back on its own queue
     /// as soon as `body` returns. Every read is one SELECT, consistent on its own, so none needs
     /// the transaction (BEGIN and COMMIT) that GRDB's `read` wraps around its statements.
-    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
         let result: Result<T, any Error> = await withCheckedContinuation { continuation in
             pool.asyncUnsafeRead { database in
                 continuation.resume(returning: Result { try body(database.get()) })
@@ -265,7 +297,7 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
         do { return try result.get() } catch { throw Self.storeError(error) }
     }
 
-    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
         do { return try await pool.write(body) } catch { throw Self.storeError(error) }
     }
 
@@ -281,7 +313,7 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
         return "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)"
     }
 
-    private static func arguments(_ record: SessionRecord) -> StatementArguments {
+    static func arguments(_ record: SessionRecord) -> StatementArguments {
         [
             record.id, record.version, Data(record.tree), Data(record.appData), record.csrfToken, record.lastSeq,
             Data(record.extra),
@@ -297,7 +329,7 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
     }
 
     /// A record from a row of ``recordColumns``.
-    private static func record(_ row: Row) -> SessionRecord {
+    static func record(_ row: Row) -> SessionRecord {
         SessionRecord(
             id: row[0], version: row[1], tree: [UInt8](row[2] as Data), appData: [UInt8](row[3] as Data),
             csrfToken: row[4], lastSeq: row[5], extra: [UInt8](row[6] as Data),

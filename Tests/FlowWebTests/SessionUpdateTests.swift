@@ -38,6 +38,8 @@ struct SessionUpdateTests {
             try inner.purgeExpired(now: now, limit: limit)
         }
         func liveCount(now: Int64) async throws(StoreError) -> Int { try inner.liveCount(now: now) }
+        func quarantine(_ session: QuarantinedSession) async throws(StoreError) { try inner.quarantine(session) }
+        func quarantined(_ id: String) async throws(StoreError) -> [QuarantinedSession] { try inner.quarantined(id) }
         func sessionSecret(proposing proposed: [UInt8]) async throws(StoreError) -> [UInt8] {
             try inner.sessionSecret(proposing: proposed)
         }

@@ -32,6 +32,19 @@ public struct NavigationError: Error, Sendable, Hashable, CustomStringConvertibl
         return false
     }
 
+    /// The name of the unregistered flow type this error is about (a stored tree naming a flow
+    /// the app no longer has), if it is about one.
+    public var unknownFlowName: String? {
+        if case .unknownFlow(let name) = kind { return name }
+        return nil
+    }
+
+    /// The name of the unregistered page type this error is about, if it is about one.
+    public var unknownPageName: String? {
+        if case .unknownPage(let name) = kind { return name }
+        return nil
+    }
+
     /// Whether the error is about a tree that breaks an invariant (or cannot be decoded).
     public var isInvalidTree: Bool {
         switch kind {

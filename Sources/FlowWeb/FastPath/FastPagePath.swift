@@ -78,7 +78,12 @@ final class FastPagePath: Sendable {
                     guard let read = try? store.loadImmediately(id), SessionStamp(read) == stamp else {
                         throw .unavailable("changed while read")
                     }
-                    let session = try decoded.session(from: SessionRecord(ownCopyOf: read), decoder: decoder)
+                    let session: LoadedSession
+                    do throws(UnreadableSession) {
+                        session = try decoded.session(from: SessionRecord(ownCopyOf: read), decoder: decoder)
+                    } catch {
+                        throw error.webError  // the async path restarts it
+                    }
                     made = true
                     return ShownSession(session, chrome: try chrome(session))
                 })

@@ -85,6 +85,15 @@ public final class WebMetrics: Sendable {
         ).increment()
     }
 
+    func recordSessionRestart(_ cause: String) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "flowserver", metricName: "session_restarts", unitName: "total",
+                helpText: "Stored sessions the app could no longer read, set aside and started again, by cause"),
+            labels: [("cause", cause)]
+        ).increment()
+    }
+
     func recordCommitConflict() {
         registry.makeCounter(
             descriptor: MetricNameDescriptor(

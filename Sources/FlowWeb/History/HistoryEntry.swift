@@ -16,6 +16,10 @@ public struct HistoryEntry: Codable, Sendable, Hashable {
         case deeplink
         /// The JSON API.
         case api
+        /// The app could not read the stored session (it changed since the session was stored),
+        /// so the session started again from the app's initial state; ``HistoryEntry/reason``
+        /// says why.
+        case restart
     }
 
     /// The top page after the navigation.
@@ -48,9 +52,11 @@ public struct HistoryEntry: Codable, Sendable, Hashable {
     public var top: Top
     /// The session's version afterwards.
     public var version: Int
+    /// Why the session started again, on a ``Source/restart`` entry (left out elsewhere).
+    public var reason: String? = nil
 
     private enum CodingKeys: String, CodingKey {
-        case seq, at, source, step, adaptedStep, from, url, outcome, actions, top, version
+        case seq, at, source, step, adaptedStep, from, url, outcome, actions, top, version, reason
     }
 
     /// Encodes absent values as `null`, as the contract shows them.
@@ -67,6 +73,7 @@ public struct HistoryEntry: Codable, Sendable, Hashable {
         try container.encode(actions, forKey: .actions)
         try container.encode(top, forKey: .top)
         try container.encode(version, forKey: .version)
+        try container.encodeIfPresent(reason, forKey: .reason)
     }
 
     private func encodeOrNull<T: Encodable>(

@@ -9,7 +9,8 @@ import Foundation
 /// Stored as `[at, source, version, url?, navigation]` (``StoredNavigation``), `at` in
 /// milliseconds since 1970; the sequence number is the ``HistoryRecord``'s. An entry that carries
 /// a snapshot of the state it led to (see ``HistoryRetention``) has two more fields: the tree's
-/// JSON and the app data's (or `null`), `[…, navigation, tree, appData]`. The start entry
+/// JSON and the app data's (or `null`), `[…, navigation, tree, appData]`, and a restart entry
+/// its reason after them, `[…, navigation, tree, appData, reason]`. The start entry
 /// stores `null` as its time, which is the session's creation time: so every session that starts
 /// the same way stores the same bytes, and ``SessionService`` shares one copy of them.
 ///
@@ -25,12 +26,15 @@ struct StoredEntry<Step: FlowStep> {
     var navigation: Navigation<Step>
     /// The state the entry led to, on the entries that keep one.
     var snapshot: StateSnapshot?
+    /// Why the session started again, on a restart entry (which always keeps a snapshot).
+    var reason: String?
 
     init(
         seq: Int, at: Int64?, source: HistoryEntry.Source, url: String?, version: Int, navigation: Navigation<Step>,
-        snapshot: StateSnapshot? = nil
+        snapshot: StateSnapshot? = nil, reason: String? = nil
     ) {
         self.snapshot = snapshot
+        self.reason = reason
         self.seq = seq
         self.at = at
         self.source = source
@@ -45,7 +49,7 @@ struct StoredEntry<Step: FlowStep> {
             let stored = try CompactJSONDecoder().decode(Positional.self, from: record.entry)
             self.init(
                 seq: record.seq, at: stored.at, source: stored.source, url: stored.url, version: stored.version,
-                navigation: stored.navigation.navigation, snapshot: stored.snapshot)
+                navigation: stored.navigation.navigation, snapshot: stored.snapshot, reason: stored.reason)
         } else {
             let legacy = try CompactJSONDecoder().decode(Legacy.self, from: record.entry)
             self.init(
@@ -66,6 +70,10 @@ struct StoredEntry<Step: FlowStep> {
             bytes += snapshot.tree
             bytes.append(UInt8(ascii: ","))
             bytes += snapshot.appData.isEmpty ? Array("null".utf8) : snapshot.appData
+            if let reason {
+                bytes.append(UInt8(ascii: ","))
+                bytes += try CompactJSONEncoder().encode(reason)
+            }
             bytes.append(UInt8(ascii: "]"))
         }
         return HistoryRecord(seq: seq, entry: bytes)
@@ -84,7 +92,7 @@ struct StoredEntry<Step: FlowStep> {
             adaptedStep: navigation.adaptedStep.flatMap { try? WireStep($0) }, from: from, url: url,
             outcome: navigation.outcome,
             actions: navigation.actions, top: .init(node: navigation.top.rawValue, url: navigation.topURL),
-            version: version)
+            version: version, reason: reason)
     }
 
     /// `milliseconds` since 1970 as the API shows times (ISO 8601, UTC, seconds).
@@ -100,6 +108,7 @@ struct StoredEntry<Step: FlowStep> {
         var version: Int
         var navigation: StoredNavigation<Step>
         var snapshot: StateSnapshot?
+        var reason: String?
 
         init(at: Int64?, source: HistoryEntry.Source, url: String?, version: Int, navigation: StoredNavigation<Step>) {
             self.at = at
@@ -120,6 +129,7 @@ struct StoredEntry<Step: FlowStep> {
                 let tree = try fields.decode(JSON.self)
                 let appData = try fields.decode(JSON.self)
                 snapshot = StateSnapshot(tree: tree.bytes, appData: appData == .null ? [] : appData.bytes)
+                if !fields.isAtEnd { reason = try fields.decode(String.self) }
             }
         }
 

@@ -78,7 +78,7 @@ final class PageComposer: Sendable {
         let copies = threadCopies.current
         context.append("siteName", .string(copies.siteName))
         context.append("title", .string(chrome.documentTitle))
-        context.append("notice", notice.map { .string($0) } ?? .null)
+        context.append("notice", (notice ?? session.notice).map { .string($0) } ?? .null)
         context.append("main", .object(main))
         context.append("tabBar", chrome.tabBar)
         context.append("modal", modal)

@@ -54,8 +54,8 @@ final class DecodedSessionCache: Sendable {
 
     /// The session `record` holds, its tree from this cache (decoded by `decoder` and kept when
     /// it is not cached).
-    func session(from record: SessionRecord, decoder: StoredSessionDecoder) throws(WebError) -> LoadedSession {
-        let decoded = try decoded(record) { () throws(WebError) in try decoder.decode(record) }
+    func session(from record: SessionRecord, decoder: StoredSessionDecoder) throws(UnreadableSession) -> LoadedSession {
+        let decoded = try decoded(record) { () throws(UnreadableSession) in try decoder.decode(record) }
         return LoadedSession(record: record, tree: decoded.tree, extra: decoded.extra)
     }
 
@@ -63,7 +63,9 @@ final class DecodedSessionCache: Sendable {
     /// since (the store had that version when it was cached: it is as fresh as the record and
     /// fresher); its tree from this cache as in ``session(from:decoder:)``. A read that raced one
     /// of this instance's commits then skips decoding the version the commit replaced.
-    func freshest(from record: SessionRecord, decoder: StoredSessionDecoder) throws(WebError) -> LoadedSession {
+    func freshest(from record: SessionRecord, decoder: StoredSessionDecoder) throws(UnreadableSession)
+        -> LoadedSession
+    {
         let kept = state.withLock { state in
             state.entries[record.id].flatMap { $0.version >= record.version ? $0 : nil }
         }

@@ -19,6 +19,19 @@ struct LoadedSession: Sendable {
     var client: String?
 }
 
+extension LoadedSession {
+    /// What the session's pages say after it started again because the app was updated.
+    static var restartNotice: String {
+        "This site was updated since your last visit, so your session started again from the beginning."
+    }
+
+    /// The notice every page of the session shows now, if any: ``restartNotice`` while the
+    /// session is at the version it started again with.
+    var notice: String? {
+        extra.restartedAt == record.version ? Self.restartNotice : nil
+    }
+}
+
 /// Bookkeeping the web layer keeps with each session.
 struct SessionExtra: Codable, Sendable {
     /// A step already applied for a rendering (`_r`), and where it led.
@@ -33,11 +46,17 @@ struct SessionExtra: Codable, Sendable {
     /// The sequence numbers of the history entries that carry a snapshot, ascending, as far back
     /// as ``HistoryRetention`` may fold the history to (none when it keeps everything).
     var snapshots: [Int] = []
+    /// The version at which the session started again because the app could no longer read it
+    /// (see ``SessionService/restart(_:because:)``): its pages say so while it has that version.
+    var restartedAt: Int?
     /// Whether this changed since it was read or committed (not stored: an unchanged value keeps
     /// its stored bytes instead of being encoded again).
     var changed = false
 
-    private enum CodingKeys: String, CodingKey { case submissions, snapshots }
+    private enum CodingKeys: String, CodingKey {
+        case submissions, snapshots
+        case restartedAt = "restarted"
+    }
 
     init() {}
 
@@ -45,12 +64,14 @@ struct SessionExtra: Codable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         submissions = try container.decodeIfPresent([Submission].self, forKey: .submissions) ?? []
         snapshots = try container.decodeIfPresent([Int].self, forKey: .snapshots) ?? []
+        restartedAt = try container.decodeIfPresent(Int.self, forKey: .restartedAt)
     }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(submissions, forKey: .submissions)
         if !snapshots.isEmpty { try container.encode(snapshots, forKey: .snapshots) }
+        try container.encodeIfPresent(restartedAt, forKey: .restartedAt)
     }
 
     /// How many submissions are remembered: a double submit or a replayed `_r` comes within a

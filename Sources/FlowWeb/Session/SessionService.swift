@@ -89,7 +89,9 @@ final class SessionService<Step: FlowStep>: Sendable {
         let now = clock()
         if let record {
             guard !record.isDeleted, record.expiresAt > now else { return nil }
-            return try decoded.freshest(from: record, decoder: decoder)
+            do throws(UnreadableSession) { return try decoded.freshest(from: record, decoder: decoder) } catch {
+                return try await restart(record, because: error)
+            }
         }
         guard case .signed(let mintedAt) = ids.check(id), mintedAt + lifetime.ttl > now else { return nil }
         return try await initial.value().session(
@@ -220,7 +222,12 @@ final class SessionService<Step: FlowStep>: Sendable {
                     commit: nil, outcome: .failure(.notFound("this session does not exist or has expired")))
             }
             do throws(WebError) {
-                var session = try self.decoded.session(from: record, decoder: self.decoder)
+                var session: LoadedSession
+                do throws(UnreadableSession) {
+                    session = try self.decoded.session(from: record, decoder: self.decoder)
+                } catch {
+                    throw error.webError
+                }
                 let appData = session.tree.appData
                 let change = try await body(&session)
                 guard change.commits else {
