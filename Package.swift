@@ -116,7 +116,7 @@ let package = Package(
         .testTarget(
             name: "FlowServerExecutableTests",
             dependencies: [
-                "flowserver", "FlowServerRuntime", "ProcessTestSupport", "FlowTesting",
+                "flowserver", "FlowServerRuntime", "ProcessTestSupport", "FlowTesting", "FlowStore", "FlowStoreSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "MustacheTemplatesTests", dependencies: ["MustacheTemplates"]),

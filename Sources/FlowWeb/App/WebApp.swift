@@ -33,6 +33,12 @@ public struct WebApp<Step: FlowStep>: Sendable {
     /// services: `FlowServerRuntime` runs them beside the server and stops them after it, like
     /// FlowServer's own.
     public let backgroundServices: [any Service]
+    /// The app's version, recorded with every session it stores (`"1"` unless given): what
+    /// reports and logs name when sessions of two versions meet.
+    public let version: String
+    /// The changes to what stored sessions hold since the app's first version, oldest first (see
+    /// ``SessionMigration``): append, never edit or remove one that shipped.
+    public let migrations: [SessionMigration]
     /// What rendering pages needs of this app.
     let pages: WebAppPages
 
@@ -44,7 +50,7 @@ public struct WebApp<Step: FlowStep>: Sendable {
         context: FlowContext = FlowContext(),
         siteName: String = "FlowServer", tabTitle: (@Sendable (FlowNode, NavigationTree) -> String)? = nil,
         routeCollections: [any WebRouteCollection<Step>] = [], middleware: [any HTTPMiddleware] = [],
-        backgroundServices: [any Service] = []
+        backgroundServices: [any Service] = [], version: String = "1", migrations: [SessionMigration] = []
     ) throws(WebAppError) {
         var renderers: [String: PageRenderer] = [:]
         for type in pages { renderers[type.name] = PageRenderer(type) }
@@ -59,6 +65,8 @@ public struct WebApp<Step: FlowStep>: Sendable {
         self.routeCollections = routeCollections
         self.middleware = middleware
         self.backgroundServices = backgroundServices
+        self.version = version
+        self.migrations = migrations
         self.pages = WebAppPages(renderers: renderers, siteName: siteName, tabTitle: tabTitle, services: context)
     }
 

@@ -27,13 +27,13 @@ extension SessionService {
         }
         let window = max(0, seq - 2 * retention.snapshotInterval)
         let id = session.record.id
-        var entries = try await storedEntries(of: id, after: window, limit: seq - window).filter { $0.seq <= seq }
+        var entries = try await storedEntries(of: session, after: window, limit: seq - window).filter { $0.seq <= seq }
         if window > 0, entries.first?.seq == window + 1, replayBase(in: entries) == nil {
             // No snapshot in the window (a history written before snapshots): from the start.
-            entries = try await storedEntries(of: id, after: 0, limit: seq).filter { $0.seq <= seq }
+            entries = try await storedEntries(of: session, after: 0, limit: seq).filter { $0.seq <= seq }
         }
         guard let target = entries.last, target.seq == seq, let base = replayBase(in: entries) else {
-            let oldest = try await storedEntries(of: id, after: 0, limit: 1)
+            let oldest = try await storedEntries(of: session, after: 0, limit: 1)
             throw .notFound(
                 "Entry \(seq) is no longer kept: this session keeps its last \(retention.limit) entries, the oldest now being \(oldest.first?.seq ?? session.record.lastSeq)."
             )

@@ -18,6 +18,26 @@ final class DecodedSessionCache: Sendable {
     struct Decoded {
         var tree: NavigationTree
         var extra: SessionExtra
+        /// The stored bytes as migrated, when an earlier version of the app stored them.
+        var migrated: Migrated? = nil
+
+        /// The session read from `record` (its bytes replaced by the migrated ones, if any).
+        func session(from record: SessionRecord) -> LoadedSession {
+            var record = record
+            if let migrated {
+                record.tree = migrated.tree
+                record.appData = migrated.appData
+                record.extra = migrated.extra
+            }
+            return LoadedSession(record: record, tree: tree, extra: extra)
+        }
+    }
+
+    /// A stored session's bytes migrated to this build's level (see ``SessionMigration``).
+    struct Migrated {
+        var tree: [UInt8]
+        var appData: [UInt8]
+        var extra: [UInt8]
     }
 
     private struct Entry {
@@ -55,8 +75,7 @@ final class DecodedSessionCache: Sendable {
     /// The session `record` holds, its tree from this cache (decoded by `decoder` and kept when
     /// it is not cached).
     func session(from record: SessionRecord, decoder: StoredSessionDecoder) throws(UnreadableSession) -> LoadedSession {
-        let decoded = try decoded(record) { () throws(UnreadableSession) in try decoder.decode(record) }
-        return LoadedSession(record: record, tree: decoded.tree, extra: decoded.extra)
+        try decoded(record) { () throws(UnreadableSession) in try decoder.decode(record) }.session(from: record)
     }
 
     /// The session `record` holds, or the newer copy of it this instance committed or read
@@ -69,10 +88,8 @@ final class DecodedSessionCache: Sendable {
         let kept = state.withLock { state in
             state.entries[record.id].flatMap { $0.version >= record.version ? $0 : nil }
         }
-        if let kept, kept.version > record.version {
-            return LoadedSession(record: kept.record, tree: kept.decoded.tree, extra: kept.decoded.extra)
-        }
-        if let kept { return LoadedSession(record: record, tree: kept.decoded.tree, extra: kept.decoded.extra) }
+        if let kept, kept.version > record.version { return kept.decoded.session(from: kept.record) }
+        if let kept { return kept.decoded.session(from: record) }
         return try session(from: record, decoder: decoder)
     }
 
@@ -80,7 +97,7 @@ final class DecodedSessionCache: Sendable {
     /// stored session when read or committed; another instance may have committed since.
     func latest(_ id: String) -> LoadedSession? {
         state.withLock { state in
-            state.entries[id].map { LoadedSession(record: $0.record, tree: $0.decoded.tree, extra: $0.decoded.extra) }
+            state.entries[id].map { $0.decoded.session(from: $0.record) }
         }
     }
 

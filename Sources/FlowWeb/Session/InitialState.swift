@@ -18,13 +18,18 @@ final class InitialState<Step: FlowStep>: Sendable {
         /// creation), and its stored bytes.
         let start: StoredEntry<Step>
         let startRecord: HistoryRecord
+        /// The bookkeeping a new session starts with (the app's migration level and version).
+        let bookkeeping: SessionExtra
     }
 
     private let coordinator: Coordinator<Step>
+    private let bookkeeping: SessionExtra
     private let computed = Mutex<Value?>(nil)
 
-    init(coordinator: Coordinator<Step>) {
+    /// The initial state of `coordinator`'s app, its sessions starting with `bookkeeping`.
+    init(coordinator: Coordinator<Step>, bookkeeping: SessionExtra = SessionExtra()) {
         self.coordinator = coordinator
+        self.bookkeeping = bookkeeping
     }
 
     /// The initial state, once ``value()`` has computed it.
@@ -42,7 +47,7 @@ final class InitialState<Step: FlowStep>: Sendable {
             value = Value(
                 tree: started.tree, treeBytes: try started.tree.jsonBytes(),
                 appDataBytes: try started.tree.appDataJSON(), start: start,
-                startRecord: try start.encoded())
+                startRecord: try start.encoded(), bookkeeping: bookkeeping)
         } catch {
             throw .internalError("cannot encode the app's initial state: \(error)")
         }
@@ -60,6 +65,6 @@ extension InitialState.Value {
         let record = SessionRecord(
             id: id, version: 1, tree: treeBytes, appData: appDataBytes, csrfToken: csrfToken, lastSeq: 1,
             createdAt: mintedAt, lastUsedAt: mintedAt, expiresAt: mintedAt + lifetime.ttl)
-        return LoadedSession(record: record, tree: tree, extra: SessionExtra(), isStored: false)
+        return LoadedSession(record: record, tree: tree, extra: bookkeeping, isStored: false)
     }
 }

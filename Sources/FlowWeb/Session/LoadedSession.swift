@@ -49,13 +49,22 @@ struct SessionExtra: Codable, Sendable {
     /// The version at which the session started again because the app could no longer read it
     /// (see ``SessionService/restart(_:because:)``): its pages say so while it has that version.
     var restartedAt: Int?
+    /// How many of the app's migrations the session's stored tree and app data have had (see
+    /// ``SessionMigration``).
+    var level = 0
+    /// From which session version on the history entries were written at which level, as
+    /// `[version, level]` pairs, ascending; entries before the first pair are at level 0.
+    var levels: [[Int]] = []
+    /// The version of the app that last wrote the session (``WebApp/version``).
+    var appVersion: String?
     /// Whether this changed since it was read or committed (not stored: an unchanged value keeps
     /// its stored bytes instead of being encoded again).
     var changed = false
 
     private enum CodingKeys: String, CodingKey {
-        case submissions, snapshots
+        case submissions, snapshots, level, levels
         case restartedAt = "restarted"
+        case appVersion = "app"
     }
 
     init() {}
@@ -65,6 +74,9 @@ struct SessionExtra: Codable, Sendable {
         submissions = try container.decodeIfPresent([Submission].self, forKey: .submissions) ?? []
         snapshots = try container.decodeIfPresent([Int].self, forKey: .snapshots) ?? []
         restartedAt = try container.decodeIfPresent(Int.self, forKey: .restartedAt)
+        level = try container.decodeIfPresent(Int.self, forKey: .level) ?? 0
+        levels = try container.decodeIfPresent([[Int]].self, forKey: .levels) ?? []
+        appVersion = try container.decodeIfPresent(String.self, forKey: .appVersion)
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -72,6 +84,28 @@ struct SessionExtra: Codable, Sendable {
         try container.encode(submissions, forKey: .submissions)
         if !snapshots.isEmpty { try container.encode(snapshots, forKey: .snapshots) }
         try container.encodeIfPresent(restartedAt, forKey: .restartedAt)
+        if level != 0 { try container.encode(level, forKey: .level) }
+        if !levels.isEmpty { try container.encode(levels, forKey: .levels) }
+        try container.encodeIfPresent(appVersion, forKey: .appVersion)
+    }
+
+    /// The bookkeeping of a new session of an app at migration `level`, written by `appVersion`.
+    init(level: Int, appVersion: String) {
+        self.level = level
+        levels = level > 0 ? [[1, level]] : []
+        self.appVersion = appVersion
+        changed = true
+    }
+
+    /// The level the history entry of session version `version` was written at.
+    func level(ofEntryVersion version: Int) -> Int {
+        levels.last { $0[0] <= version }?[1] ?? 0
+    }
+
+    /// Notes that the session's stored form is now at `level`, from its version `version` on.
+    mutating func migrated(to level: Int, fromVersion version: Int) {
+        self.level = level
+        if levels.last?[1] != level { levels.append([version, level]) }
     }
 
     /// How many submissions are remembered: a double submit or a replayed `_r` comes within a

@@ -19,12 +19,12 @@ struct SessionCommit<Step: FlowStep>: Sendable {
     /// The commit of `session` with `pending` entries, at `now`. `appDataBefore` is the app data
     /// `session.record` holds the bytes of: unchanged, they are kept rather than encoded again
     /// (most steps change only the tree). The last entry carries a snapshot of the state when
-    /// `retention` asks for one.
+    /// `retention` asks for one. The bookkeeping records `appVersion` as the version that wrote it.
     ///
     /// - Throws: ``WebError`` `500` when the tree, the app data or an entry cannot be encoded.
     init(
         _ session: LoadedSession, entries pending: [PendingEntry<Step>], appDataBefore: AnyAppData, now: Int64,
-        lifetime: SessionLifetime, retention: HistoryRetention
+        lifetime: SessionLifetime, retention: HistoryRetention, appVersion: String
     ) throws(WebError) {
         var record = session.record
         record.version += 1
@@ -43,6 +43,10 @@ struct SessionCommit<Step: FlowStep>: Sendable {
             throw .internalError("cannot encode session \(record.id.prefix(8))…: \(error)")
         }
         extra = session.extra
+        if extra.appVersion != appVersion {
+            extra.appVersion = appVersion
+            extra.changed = true
+        }
         if !stored.isEmpty, retention.snapshots(first: stored[0].seq, last: record.lastSeq) {
             stored[stored.count - 1].snapshot = StateSnapshot(tree: record.tree, appData: record.appData)
             if retention.limit > 0 {

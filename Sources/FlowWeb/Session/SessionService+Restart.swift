@@ -25,7 +25,8 @@ extension SessionService {
         }
         let setAside = QuarantinedSession(
             record: record, history: history, reason: unreadable.reason, cause: unreadable.cause.rawValue,
-            writtenBy: nil, quarantinedAt: now, expiresAt: now + lifetime.ttl)
+            writtenBy: (try? CompactJSONDecoder().decode(SessionExtra.self, from: record.extra))?.appVersion,
+            quarantinedAt: now, expiresAt: now + lifetime.ttl)
         try await calls.run { () async throws(StoreError) in try await store.quarantine(setAside) }
         let restarted = try await restartedSession(record, because: unreadable, now: now)
         do {
@@ -37,6 +38,7 @@ extension SessionService {
             else { throw unreadable.webError }
             guard !current.isDeleted, current.expiresAt > clock() else { return nil }
             do throws(UnreadableSession) { return try decoded.freshest(from: current, decoder: decoder) } catch {
+                guard error.cause != .newerVersion else { throw error.webError }
                 return try await restart(current, because: error, attempts: attempts - 1)
             }
         } catch {
@@ -75,7 +77,8 @@ extension SessionService {
             appData = record.appData
         }
         let (version, seq) = (record.version + 1, record.lastSeq + 1)
-        var extra = SessionExtra()
+        var extra = SessionExtra(level: decoder.migrator.level, appVersion: app.version)
+        extra.levels = decoder.migrator.level > 0 ? [[version, decoder.migrator.level]] : []
         extra.restartedAt = version
         extra.snapshots = [seq]
         let entry = StoredEntry<Step>(

@@ -66,14 +66,16 @@ final class SessionService<Step: FlowStep>: Sendable {
         calls = StoreCalls(store: store, health: StoreHealthLog(logger: logger))
         self.app = app
         coordinator = Coordinator(app: app.flows, context: app.context, observers: observers)
-        initial = InitialState(coordinator: coordinator)
+        initial = InitialState(
+            coordinator: coordinator, bookkeeping: SessionExtra(level: app.migrations.count, appVersion: app.version))
         ids = SessionIDs(secret: secret)
         self.creationLimit = creationLimit
         self.events = events
         self.store = store
         lifetime = SessionLifetime(ttlSeconds: ttlSeconds)
         self.retention = retention
-        decoder = StoredSessionDecoder(registry: app.flows.registry)
+        decoder = StoredSessionDecoder(
+            registry: app.flows.registry, migrator: SessionMigrator(migrations: app.migrations))
         self.clock = clock
     }
 
@@ -90,6 +92,7 @@ final class SessionService<Step: FlowStep>: Sendable {
         if let record {
             guard !record.isDeleted, record.expiresAt > now else { return nil }
             do throws(UnreadableSession) { return try decoded.freshest(from: record, decoder: decoder) } catch {
+                guard error.cause != .newerVersion else { throw error.webError }
                 return try await restart(record, because: error)
             }
         }
@@ -171,7 +174,7 @@ final class SessionService<Step: FlowStep>: Sendable {
                 do {
                     let prepared = try SessionCommit(
                         session, entries: change.entries, appDataBefore: appData, now: self.clock(),
-                        lifetime: self.lifetime, retention: self.retention)
+                        lifetime: self.lifetime, retention: self.retention, appVersion: self.app.version)
                     if session.isStored {
                         try await self.store.commit(
                             prepared.record, expectedVersion: session.record.version, entries: prepared.history)
@@ -235,7 +238,7 @@ final class SessionService<Step: FlowStep>: Sendable {
                 }
                 let prepared = try SessionCommit(
                     session, entries: change.entries, appDataBefore: appData, now: self.clock(),
-                    lifetime: self.lifetime, retention: self.retention)
+                    lifetime: self.lifetime, retention: self.retention, appVersion: self.app.version)
                 return ExclusiveChange(
                     commit: (prepared.record, prepared.history), outcome: .success((change.result, session, prepared)))
             } catch {
@@ -254,19 +257,34 @@ final class SessionService<Step: FlowStep>: Sendable {
             return after < start.seq && limit > 0 ? [start] : []
         }
         let createdAt = session.record.createdAt
-        return try await storedEntries(of: session.record.id, after: after, limit: limit).map {
+        return try await storedEntries(of: session, after: after, limit: limit).map {
             $0.entry(sessionCreatedAt: createdAt)
         }
     }
 
-    /// The stored history entries of session `id` after `after`, at most `limit`, decoded.
-    func storedEntries(of id: String, after: Int, limit: Int) async throws(WebError) -> [StoredEntry<Step>] {
+    /// The stored history entries of `session` after `after`, at most `limit`, migrated from the
+    /// level each was written at (see ``SessionMigration``) and decoded.
+    func storedEntries(of session: LoadedSession, after: Int, limit: Int) async throws(WebError)
+        -> [StoredEntry<Step>]
+    {
         let records = try await calls.run { () async throws(StoreError) in
-            try await store.history(id, after: after, limit: limit)
+            try await store.history(session.record.id, after: after, limit: limit)
         }
+        let migrator = decoder.migrator
+        let extra = session.extra
+        let current =
+            extra.levels.allSatisfy { $0[1] == migrator.level }
+            && extra.levels.first.map { $0[0] <= 1 } ?? (migrator.level == 0)
         var entries: [StoredEntry<Step>] = []
-        for record in records {
-            do { entries.append(try StoredEntry<Step>(record)) } catch {
+        for var record in records {
+            do {
+                if !current {
+                    let version = SessionMigrator.version(ofEntry: try JSON(parsing: record.entry)) ?? 0
+                    let level = extra.level(ofEntryVersion: version)
+                    if level < migrator.level { record.entry = try migrator.migrate(entry: record.entry, from: level) }
+                }
+                entries.append(try StoredEntry<Step>(record))
+            } catch {
                 throw .internalError("history entry \(record.seq) cannot be read: \(error)")
             }
         }

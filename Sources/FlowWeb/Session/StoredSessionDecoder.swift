@@ -1,26 +1,55 @@
 import FlowCore
 import FlowStore
 
-/// Reads a stored session's tree and bookkeeping back, for one app's flows.
+/// Reads a stored session's tree and bookkeeping back, for one app's flows: migrated first when an
+/// earlier version of the app stored it (see ``SessionMigration``).
 struct StoredSessionDecoder: Sendable {
     /// The app's flows, by name.
     let registry: FlowRegistry
+    /// The app's migrations (none unless given).
+    var migrator = SessionMigrator(migrations: [])
 
-    /// The tree and bookkeeping stored in `record`.
+    /// The tree and bookkeeping stored in `record`, migrated to this build's level (with the
+    /// migrated bytes, which the session's next commit stores).
     ///
-    /// - Throws: ``UnreadableSession`` saying what no longer decodes.
+    /// - Throws: ``UnreadableSession`` saying what no longer decodes, or that a later version of
+    ///   the app wrote it.
     func decode(_ record: SessionRecord) throws(UnreadableSession) -> DecodedSessionCache.Decoded {
-        let tree: NavigationTree
-        do { tree = try NavigationTree(json: record.tree, appData: record.appData, registry: registry) } catch {
-            throw UnreadableSession(session: record.id, cause: cause(of: error, in: record), reason: "\(error)")
-        }
+        var extra: SessionExtra
         do {
-            let extra =
+            extra =
                 record.extra.isEmpty
                 ? SessionExtra() : try CompactJSONDecoder().decode(SessionExtra.self, from: record.extra)
-            return DecodedSessionCache.Decoded(tree: tree, extra: extra)
         } catch {
             throw UnreadableSession(session: record.id, cause: .bookkeeping, reason: "\(error)")
+        }
+        var stored = (tree: record.tree, appData: record.appData)
+        var migrated: DecodedSessionCache.Migrated?
+        if extra.level != migrator.level {
+            guard extra.level < migrator.level else {
+                throw UnreadableSession(
+                    session: record.id, cause: .newerVersion,
+                    reason:
+                        "stored by app version \(extra.appVersion ?? "?") after \(extra.level) migrations; this build has \(migrator.level)"
+                )
+            }
+            do { stored = try migrator.migrate(tree: record.tree, appData: record.appData, from: extra.level) } catch {
+                throw UnreadableSession(session: record.id, cause: .migration, reason: "\(error)")
+            }
+            extra.migrated(to: migrator.level, fromVersion: record.version + 1)
+            do {
+                migrated = .init(
+                    tree: stored.tree, appData: stored.appData, extra: try CompactJSONEncoder().encode(extra))
+            } catch {
+                throw UnreadableSession(session: record.id, cause: .bookkeeping, reason: "\(error)")
+            }
+        }
+        do {
+            let tree = try NavigationTree(json: stored.tree, appData: stored.appData, registry: registry)
+            return DecodedSessionCache.Decoded(tree: tree, extra: extra, migrated: migrated)
+        } catch {
+            throw UnreadableSession(
+                session: record.id, cause: cause(of: error, appData: stored.appData), reason: "\(error)")
         }
     }
 
@@ -29,12 +58,12 @@ struct StoredSessionDecoder: Sendable {
         (try? registry.appData(json: appData)) != nil
     }
 
-    private func cause(of error: any Error, in record: SessionRecord) -> UnreadableSession.Cause {
+    private func cause(of error: any Error, appData: [UInt8]) -> UnreadableSession.Cause {
         if let error = error as? NavigationError {
             if error.unknownPageName != nil { return .unknownPage }
             if error.unknownFlowName != nil { return .unknownFlow }
             return .tree
         }
-        return canRead(appData: record.appData) ? .state : .appData
+        return canRead(appData: appData) ? .state : .appData
     }
 }

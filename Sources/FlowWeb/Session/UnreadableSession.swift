@@ -2,8 +2,10 @@ import FlowCore
 
 /// A stored session this build of the app cannot read back: its tree names a page or flow the
 /// app no longer registers, a flow's state or a page's params no longer decode, or its app data
-/// or bookkeeping does not. Such a session is set aside and started again (see
-/// ``SessionService/restart(_:because:)``), never answered with an error.
+/// or bookkeeping does not, even after the app's migrations. Such a session is set aside and
+/// started again (see ``SessionService/restart(_:because:attempts:)``), never answered with an
+/// error — unless a later version of the app wrote it (``Cause/newerVersion``): then it is left
+/// as it is and the request answered `503`, for another instance to serve.
 struct UnreadableSession: Error, Sendable, CustomStringConvertible {
     /// What kind of change made it unreadable: a label for metrics, logs and reports.
     enum Cause: String, Sendable, CaseIterable {
@@ -16,6 +18,11 @@ struct UnreadableSession: Error, Sendable, CustomStringConvertible {
         case tree
         /// The web layer's bookkeeping.
         case bookkeeping
+        /// One of the app's migrations threw.
+        case migration
+        /// A later version of the app stored it (it has had migrations this build does not
+        /// know): not this build's to read, rewrite or set aside.
+        case newerVersion = "newer-version"
     }
 
     let session: String

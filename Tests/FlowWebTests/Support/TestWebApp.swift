@@ -241,7 +241,7 @@ struct TestSite {
 
     static func webApp(
         routeCollections: [any WebRouteCollection<WebStep>] = [], middleware: [any HTTPMiddleware] = [],
-        backgroundServices: [any Service] = []
+        backgroundServices: [any Service] = [], version: String = "1", migrations: [SessionMigration] = []
     ) throws -> WebApp<WebStep> {
         let flows = try FlowApp(
             root: RootFlow(), stepper: OneStepper(withSingleStep: WebStep.start),
@@ -262,7 +262,7 @@ struct TestSite {
                 }
             ],
             siteName: "Test site", routeCollections: routeCollections, middleware: middleware,
-            backgroundServices: backgroundServices)
+            backgroundServices: backgroundServices, version: version, migrations: migrations)
     }
 
     /// A site on a free port; `configure` adjusts its web configuration, `store` is where its
