@@ -56,88 +56,89 @@ struct SessionMigrationTests {
         return (browser, id)
     }
 
-    @Test("version 2 reads version 1's sessions through its migrations: pages, history, time travel, the next commit")
-    func migrated() async throws {
+    /// Runs `body` with an instance of version 1 and one of version 2 on one store, and stops them.
+    private func withVersions(_ body: (TestSite, TestSite, MemorySessionStore) async throws -> Void) async throws {
         let store = MemorySessionStore()
         let one = try await TestSite.start(store: store)
         let two = try await TestSite.start(
             store: store, app: try TestSite.webApp(version: "2", migrations: Self.migrations))
-        defer {
-            Task {
-                await one.server.stop()
-                await two.server.stop()
+        do { try await body(one, two, store) } catch {
+            await one.server.stop()
+            await two.server.stop()
+            throw error
+        }
+        await one.server.stop()
+        await two.server.stop()
+    }
+
+    @Test("version 2 reads version 1's sessions through its migrations: pages, history, time travel, the next commit")
+    func migrated() async throws {
+        try await withVersions { one, two, store in
+            let (browser, id) = try await versionOneSession(one)
+            let stored = try #require(try store.load(id))
+            #expect(String(decoding: stored.tree, as: UTF8.self).contains(#""page":"film""#))
+
+            let onTwo = TestBrowser(port: two.port)
+            onTwo.setCookie("flowserver_session", id)
+            let page = try await onTwo.get("/greeting")
+            #expect(page.status == 200, "\(page.text.prefix(300))")
+            #expect(!page.text.contains(LoadedSession.restartNotice))
+            #expect(try store.quarantined(id).isEmpty)
+            #expect(try store.load(id) == stored, "reading migrates nothing in the store")
+
+            let api = API(browser: TestBrowser(port: two.port), bearer: id)
+            let state = try api.object(try await api.call("GET", "/api/v1/session"))
+            #expect(state["version"] as? Int == stored.version)
+            let history = try await api.call("GET", "/api/v1/session/history")
+            #expect(history.status == 200)
+            #expect(history.text.contains(#""name":"itemIsPicked""#) && !history.text.contains("pickItem"))
+            #expect(history.text.contains(#""page":"item""#) && !history.text.contains(#""film""#))
+            for seq in 1...stored.lastSeq {
+                let past = try await api.call("GET", "/api/v1/session/history/\(seq)/state")
+                #expect(past.status == 200, "entry \(seq): \(past.text.prefix(300))")
             }
+
+            // The next commit writes the migrated document, recording version 2's level and version.
+            _ = try await onTwo.get("/items/7")
+            let committed = try #require(try store.load(id))
+            #expect(committed.version == stored.version + 1)
+            let tree = String(decoding: committed.tree, as: UTF8.self)
+            #expect(
+                tree.contains(#""page":"item""#) && tree.contains(#""flow":"list""#) && tree.contains("helpRequests"))
+            #expect(String(decoding: committed.appData, as: UTF8.self) == #"{"greetings":0}"#)
+            let extra = try CompactJSONDecoder().decode(SessionExtra.self, from: committed.extra)
+            #expect(extra.level == Self.migrations.count)
+            #expect(extra.appVersion == "2")
+            #expect(extra.levels == [[stored.version + 1, Self.migrations.count]])
+            let after = try await api.call("GET", "/api/v1/session/history")
+            #expect(after.status == 200 && after.text.contains(#""source":"visit""#))
+            #expect(try await api.call("GET", "/api/v1/session/history/2/state").status == 200)
+            #expect(
+                try await browser.get("/items/7").status == 503, "version 1's instance leaves version 2's session alone"
+            )
         }
-        let (browser, id) = try await versionOneSession(one)
-        let stored = try #require(try store.load(id))
-        #expect(String(decoding: stored.tree, as: UTF8.self).contains(#""page":"film""#))
-
-        let onTwo = TestBrowser(port: two.port)
-        onTwo.setCookie("flowserver_session", id)
-        let page = try await onTwo.get("/greeting")
-        #expect(page.status == 200, "\(page.text.prefix(300))")
-        #expect(!page.text.contains(LoadedSession.restartNotice))
-        #expect(try store.quarantined(id).isEmpty)
-        #expect(try store.load(id) == stored, "reading migrates nothing in the store")
-
-        let api = API(browser: TestBrowser(port: two.port), bearer: id)
-        let state = try api.object(try await api.call("GET", "/api/v1/session"))
-        #expect(state["version"] as? Int == stored.version)
-        let history = try await api.call("GET", "/api/v1/session/history")
-        #expect(history.status == 200)
-        #expect(history.text.contains(#""name":"itemIsPicked""#) && !history.text.contains("pickItem"))
-        #expect(history.text.contains(#""page":"item""#) && !history.text.contains(#""film""#))
-        for seq in 1...stored.lastSeq {
-            let past = try await api.call("GET", "/api/v1/session/history/\(seq)/state")
-            #expect(past.status == 200, "entry \(seq): \(past.text.prefix(300))")
-        }
-
-        // The next commit writes the migrated document, recording version 2's level and version.
-        _ = try await onTwo.get("/items/7")
-        let committed = try #require(try store.load(id))
-        #expect(committed.version == stored.version + 1)
-        let tree = String(decoding: committed.tree, as: UTF8.self)
-        #expect(tree.contains(#""page":"item""#) && tree.contains(#""flow":"list""#) && tree.contains("helpRequests"))
-        #expect(String(decoding: committed.appData, as: UTF8.self) == #"{"greetings":0}"#)
-        let extra = try CompactJSONDecoder().decode(SessionExtra.self, from: committed.extra)
-        #expect(extra.level == Self.migrations.count)
-        #expect(extra.appVersion == "2")
-        #expect(extra.levels == [[stored.version + 1, Self.migrations.count]])
-        let after = try await api.call("GET", "/api/v1/session/history")
-        #expect(after.status == 200 && after.text.contains(#""source":"visit""#))
-        #expect(try await api.call("GET", "/api/v1/session/history/2/state").status == 200)
-        #expect(
-            try await browser.get("/items/7").status == 503, "version 1's instance leaves version 2's session alone")
     }
 
     @Test("version 1 meeting a session version 2 wrote answers 503 with Retry-After and leaves it as it is")
     func newerVersion() async throws {
-        let store = MemorySessionStore()
-        let one = try await TestSite.start(store: store)
-        let two = try await TestSite.start(
-            store: store, app: try TestSite.webApp(version: "2", migrations: Self.migrations))
-        defer {
-            Task {
-                await one.server.stop()
-                await two.server.stop()
+        try await withVersions { one, two, store in
+            let browser = try await storedBrowser(two)
+            let id = try #require(browser.cookie("flowserver_session"))
+            let stored = try #require(try store.load(id))
+            let onOne = TestBrowser(port: one.port)
+            onOne.setCookie("flowserver_session", id)
+            for path in ["/items/7", "/", "/a"] {
+                let answer = try await onOne.get(path)
+                #expect(answer.status == 503, "\(path)")
+                #expect(answer.header("Retry-After") != nil)
             }
+            let api = try await API(browser: TestBrowser(port: one.port), bearer: id).call("GET", "/api/v1/session")
+            #expect(api.status == 503)
+            #expect(api.header("Content-Type") == "application/problem+json")
+            #expect(try store.load(id) == stored)
+            #expect(try store.quarantined(id).isEmpty)
+            #expect(try await browser.get("/items/7").status == 200, "version 2 serves it")
         }
-        let browser = try await storedBrowser(two)
-        let id = try #require(browser.cookie("flowserver_session"))
-        let stored = try #require(try store.load(id))
-        let onOne = TestBrowser(port: one.port)
-        onOne.setCookie("flowserver_session", id)
-        for path in ["/items/7", "/", "/a"] {
-            let answer = try await onOne.get(path)
-            #expect(answer.status == 503, "\(path)")
-            #expect(answer.header("Retry-After") != nil)
-        }
-        let api = try await API(browser: TestBrowser(port: one.port), bearer: id).call("GET", "/api/v1/session")
-        #expect(api.status == 503)
-        #expect(api.header("Content-Type") == "application/problem+json")
-        #expect(try store.load(id) == stored)
-        #expect(try store.quarantined(id).isEmpty)
-        #expect(try await browser.get("/items/7").status == 200, "version 2 serves it")
     }
 
     @Test("a new session records the app's level and version from its first store")

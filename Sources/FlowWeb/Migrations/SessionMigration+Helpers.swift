@@ -11,13 +11,7 @@ extension SessionMigration {
                     dismissed.updateEach { page in if page["page"] == .string(old) { page.set("page", .string(new)) } }
                 }
             },
-            navigation: { navigation in
-                navigation.update(at: 2) { actions in
-                    actions.updateEach { action in
-                        action.update(at: 2) { page in if page == .string(old) { page = .string(new) } }
-                    }
-                }
-            })
+            navigation: { navigation in navigation.renameInActions(at: 2, old, to: new) })
     }
 
     /// The flow registered as `old` is now `new`: its nodes, and the history's actions and steps.
@@ -28,11 +22,7 @@ extension SessionMigration {
                 tree.updateNodes { node in if node["flow"] == .string(old) { node.set("flow", .string(new)) } }
             },
             navigation: { navigation in
-                navigation.update(at: 2) { actions in
-                    actions.updateEach { action in
-                        action.update(at: 3) { flow in if flow == .string(old) { flow = .string(new) } }
-                    }
-                }
+                navigation.renameInActions(at: 3, old, to: new)
                 navigation.update(at: 3) { steps in
                     steps.updateEach { step in
                         step.update(at: 1) { flow in if flow == .string(old) { flow = .string(new) } }
@@ -65,28 +55,14 @@ extension SessionMigration {
     public static func addField(_ field: String, value: JSON, toFlow flow: String) -> SessionMigration {
         SessionMigration(
             "add \(field) to flow \(flow)",
-            tree: { tree in
-                tree.updateNodes { node in
-                    guard node["flow"] == .string(flow) else { return }
-                    var state = node["state"] ?? .object([])
-                    if state[field] == nil { state.set(field, value) }
-                    node.set("state", state)
-                }
-            })
+            tree: { tree in tree.addField(field, value, in: "state", ofNodesWhere: "flow", is: flow) })
     }
 
     /// Page `page`'s params gained the field `field`: stored pages without it get `value`.
     public static func addField(_ field: String, value: JSON, toPage page: String) -> SessionMigration {
         SessionMigration(
             "add \(field) to page \(page)",
-            tree: { tree in
-                tree.updateNodes { node in
-                    guard node["page"] == .string(page) else { return }
-                    var params = node["params"] ?? .object([])
-                    if params[field] == nil { params.set(field, value) }
-                    node.set("params", params)
-                }
-            })
+            tree: { tree in tree.addField(field, value, in: "params", ofNodesWhere: "page", is: page) })
     }
 
     /// The app data gained the field `field`: stored app data without it gets `value`.
@@ -119,5 +95,32 @@ extension SessionMigration {
                     dismissed = .array(items.filter { $0["page"] != .string(page) })
                 }
             })
+    }
+}
+
+extension JSON {
+    /// In a stored navigation record, field `field` of each action (`[kind, node, page?, flow?]`)
+    /// renamed from `old` to `new`.
+    fileprivate mutating func renameInActions(at field: Int, _ old: String, to new: String) {
+        update(at: 2) { actions in
+            actions.updateEach { action in
+                action.update(at: field) { name in if name == .string(old) { name = .string(new) } }
+            }
+        }
+    }
+}
+
+extension JSON {
+    /// In a stored tree, `field` set to `value` in the object `container` (`state`, `params`) of
+    /// each node whose `kind` (`flow`, `page`) is `name`, where it is missing.
+    fileprivate mutating func addField(
+        _ field: String, _ value: JSON, in container: String, ofNodesWhere kind: String, is name: String
+    ) {
+        updateNodes { node in
+            guard node[kind] == .string(name) else { return }
+            var object = node[container] ?? .object([])
+            if object[field] == nil { object.set(field, value) }
+            node.set(container, object)
+        }
     }
 }
