@@ -33,6 +33,16 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "MigrationBench",
+            dependencies: [
+                .product(name: "FlowCore", package: "FlowServer"),
+                .product(name: "FlowStore", package: "FlowServer"),
+                .product(name: "FlowStoreSQLite", package: "FlowServer"),
+                .product(name: "FlowWeb", package: "FlowServer"),
+                .product(name: "MoviesDemo", package: "FlowServer"),
+            ]
+        ),
+        .executableTarget(
             name: "SessionMaker",
             dependencies: [.product(name: "FlowTesting", package: "FlowServer")]
         ),

@@ -30,7 +30,7 @@ build() {
         exit 1
     fi
 }
-for product in flowserver MicroHTTPFixedPage TemplateBench EngineBench StoreBench SessionMaker PeerData; do
+for product in flowserver MicroHTTPFixedPage TemplateBench EngineBench StoreBench SessionMaker PeerData MigrationBench; do
     build . "$product"
 done
 build Peers HummingbirdPeer
@@ -40,3 +40,5 @@ python3 bench.py "$(swift build -c release --show-bin-path)" "$(cd Peers && swif
 # Live tabs: pages with 5,000 event streams open, RSS per stream, the time to a waiting stream.
 python3 streams.py "$(cd .. && swift build -c release --show-bin-path)/flowserver" | tee -a results/latest.md
 python3 history.py "$(cd .. && swift build -c release --show-bin-path)/flowserver" | tee -a results/latest.md
+# Sessions across a deploy: a read that migrates, and `sessions check` on 100,000 stored sessions.
+python3 sessions_check.py "$(swift build -c release --show-bin-path)" "$(cd .. && swift build -c release --show-bin-path)/flowserver" | tee -a results/latest.md

@@ -62,15 +62,7 @@ extension FlowServerRuntime {
         _ command: Command, arguments: [String], samples: ExplorationSamples,
         app makeApp: () throws -> WebApp<Step>
     ) async -> Never {
-        AppCommandDescription.current = command
-        let options: ExploreCommand
-        do { options = try ExploreCommand.parse(arguments) } catch {
-            if ExploreCommand.exitCode(for: error) == .success {
-                print(ExploreCommand.fullMessage(for: error))
-                exit(0)
-            }
-            stop(printing: "\(command.name) explore: \(ExploreCommand.message(for: error))", status: 2)
-        }
+        let options = parseSubcommand(ExploreCommand.self, arguments, named: "explore", of: command)
         let fail = { (message: String) -> Never in stop(printing: "\(command.name) explore: \(message)", status: 1) }
         let report: ExplorationReport
         do {

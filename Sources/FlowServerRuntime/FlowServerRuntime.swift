@@ -52,7 +52,8 @@ public enum FlowServerRuntime {
 
     /// Runs the app that `makeApp` makes, with FlowServer's command line; returns only by exiting.
     /// `<command> explore` explores the app instead (see `FlowExplorer`), with `exploration`'s
-    /// samples.
+    /// samples; `<command> sessions check|migrate` reads the stored sessions with this build (a
+    /// check before a deploy).
     public static func run<Step: FlowStep>(
         _ command: Command, exploration: ExplorationSamples = ExplorationSamples(),
         app makeApp: @Sendable (ServerOptions) throws -> WebApp<Step>
@@ -71,6 +72,13 @@ public enum FlowServerRuntime {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == "explore" {
             await explore(command, arguments: Array(arguments.dropFirst()), samples: exploration) {
+                AppCommandDescription.current = command
+                let defaults = try AppCommand<AppOptions>.parse([])
+                return try makeApp(defaults.server, defaults.app)
+            }
+        }
+        if arguments.first == "sessions" {
+            await sessions(command, arguments: Array(arguments.dropFirst()), environment: environmentVariables()) {
                 AppCommandDescription.current = command
                 let defaults = try AppCommand<AppOptions>.parse([])
                 return try makeApp(defaults.server, defaults.app)
@@ -179,9 +187,27 @@ public enum FlowServerRuntime {
         }
     }
 
+    /// Subcommand `name` of `command` (`explore`, `sessions`) parsed from `arguments` (after its
+    /// name): `--help` printed (exit 0), or a bad flag said in one line with where to look (exit 2).
+    static func parseSubcommand<Subcommand: ParsableCommand>(
+        _: Subcommand.Type, _ arguments: [String], named name: String, of command: Command
+    ) -> Subcommand {
+        AppCommandDescription.current = command
+        do { return try Subcommand.parse(arguments) } catch {
+            if Subcommand.exitCode(for: error) == .success {
+                print(Subcommand.fullMessage(for: error))
+                exit(0)
+            }
+            stop(
+                printing:
+                    "\(command.name) \(name): \(Subcommand.message(for: error)) (see \(command.name) \(name) --help)",
+                status: 2)
+        }
+    }
+
     /// The store `location` names, not prepared yet (see ``SessionStore/prepare()``): PostgreSQL
     /// connects once its service runs.
-    private static func openStore(_ location: StoreLocation, level: Logger.Level, label: String) throws
+    static func openStore(_ location: StoreLocation, level: Logger.Level, label: String) throws
         -> any SessionStore
     {
         switch location {

@@ -65,7 +65,10 @@ public final class MemorySessionStore: ImmediateSessionLoading {
             // Short histories (most) grow to fit; long ones by doubling, as growing to fit copies
             // the whole history on every step.
             if stored.history.count < 64 { stored.history.reserveCapacity(stored.history.count + entries.count) }
+            let behind = entries.first.map { first in stored.history.last.map { $0.seq > first.seq } ?? false } ?? false
             stored.history.append(contentsOf: entries)
+            // Entries older than those kept (a restored session's) keep the history in seq order.
+            if behind { stored.history.sort { $0.seq < $1.seq } }
         }
     }
 
@@ -111,6 +114,15 @@ public final class MemorySessionStore: ImmediateSessionLoading {
             copies.append(session)
             copies.sort { $0.record.version < $1.record.version }
             kept[session.record.id] = copies
+        }
+    }
+
+    /// Sorts the ids on every call: for tests and small stores.
+    public func sessions(after id: String?, limit: Int) throws(StoreError) -> [SessionRecord] {
+        let after = id ?? ""
+        return sessions.withLock { sessions in
+            let ids = sessions.keys.filter { $0 > after }.sorted().prefix(max(0, limit))
+            return ids.compactMap { sessions[$0]?.record }
         }
     }
 

@@ -38,6 +38,10 @@ public protocol SessionStore: Sendable {
     func quarantine(_ session: QuarantinedSession) async throws(StoreError)
     /// The quarantined copies of session `id` not purged yet, oldest version first.
     func quarantined(_ id: String) async throws(StoreError) -> [QuarantinedSession]
+    /// The stored sessions whose ids come after `id` (from the first when `nil`), in id order, at
+    /// most `limit`: for reading every session a page at a time (a deploy check), in bounded
+    /// memory. Expired sessions not purged yet and the markers of deleted ones are included.
+    func sessions(after id: String?, limit: Int) async throws(StoreError) -> [SessionRecord]
     /// How many sessions have not expired at `now` (for the live-sessions metric); the markers
     /// of deleted sessions (`SessionRecord.isDeleted`) do not count.
     func liveCount(now: Int64) async throws(StoreError) -> Int

@@ -45,4 +45,16 @@ extension PostgresSessionStore {
             }
         }
     }
+
+    /// Stored sessions after `id` in id order, at most `limit` (the primary key's order).
+    public func sessions(after id: String?, limit: Int) async throws(StoreError) -> [SessionRecord] {
+        try await bounded {
+            let rows = try await self.client.collectedRows(
+                """
+                SELECT \(unescaped: Self.sessionColumns) FROM sessions WHERE id > \(id ?? "")
+                ORDER BY id LIMIT \(Int64(max(0, limit)))
+                """, logger: self.logger)
+            return try rows.compactMap { row in try Self.record(from: [Array(row)]) }
+        }
+    }
 }

@@ -167,7 +167,7 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
 
     /// The columns ``record(_:)`` reads, by position: a lookup by name lower-cases the name and
     /// every column's, on every read.
-    private static let recordColumns =
+    static let recordColumns =
         "id, version, tree, appData, csrfToken, lastSeq, extra, createdAt, lastUsedAt, expiresAt"
 
     public func create(_ record: SessionRecord, entries: [HistoryRecord]) async throws(StoreError) {

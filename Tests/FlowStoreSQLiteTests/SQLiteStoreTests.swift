@@ -151,10 +151,13 @@ struct SQLiteStoreTests {
         #expect(try await reopened.history("kept", after: 0, limit: 5).count == 1)
     }
 
-    @Test("sessions the app can no longer read are set aside, kept until they expire, across reopening")
+    @Test(
+        "sessions the app can no longer read are set aside, kept until they expire, across reopening; pages of sessions"
+    )
     func quarantine() async throws {
         let path = temporaryPath()
         try await checkQuarantine(of: try SQLiteSessionStore(path: path))
+        try await checkSessionPages(of: try SQLiteSessionStore(path: path))
         #expect(try await SQLiteSessionStore(path: path).quarantined("quarantine-check-1").count == 1)
     }
 

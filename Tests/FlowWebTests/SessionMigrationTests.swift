@@ -49,6 +49,7 @@ struct SessionMigrationTests {
         let history = try site.store.history(id, after: 0, limit: 100)
         record.tree = Self.replacing(record.tree, Self.asVersionOne)
         record.appData = Array("{}".utf8)
+        record.version += 1  // a version the site that made it has not seen (and kept decoded)
         try site.store.delete(id)
         try site.store.create(
             record,
@@ -138,6 +139,91 @@ struct SessionMigrationTests {
             #expect(try store.load(id) == stored)
             #expect(try store.quarantined(id).isEmpty)
             #expect(try await browser.get("/items/7").status == 200, "version 2 serves it")
+        }
+    }
+
+    @Test("SessionCheck says what each stored session does with this build, and migrates ahead of time")
+    func check() async throws {
+        try await withVersions { one, two, store in
+            let (_, old) = try await versionOneSession(one)
+            let newer = try #require(try await storedBrowser(two).cookie("flowserver_session"))
+            let now = one.clock.now
+            let checkTwo = SessionCheck(app: try TestSite.webApp(version: "2", migrations: Self.migrations))
+            let checkOne = SessionCheck(app: try TestSite.webApp())
+            let oldRecord = try #require(try store.load(old))
+            #expect(checkTwo.verdict(of: oldRecord, now: now) == .migrates(writtenBy: "1"))
+            #expect(
+                checkOne.verdict(of: try #require(try store.load(newer)), now: now) == .newerVersion(writtenBy: "2"))
+            #expect(checkTwo.verdict(of: try #require(try store.load(newer)), now: now) == .readsAsIs)
+            guard case .resets(let cause, _) = checkOne.verdict(of: oldRecord, now: now) else {
+                Issue.record("version 1 without its own names must reset")
+                return
+            }
+            #expect(cause == "unknown-flow", "flows are read before their pages")
+            #expect(checkTwo.verdict(of: oldRecord, now: oldRecord.expiresAt) == .gone)
+
+            let migrated = try #require(checkTwo.migrated(oldRecord))
+            try store.commit(migrated, expectedVersion: oldRecord.version, entries: [])
+            #expect(checkTwo.verdict(of: migrated, now: now) == .readsAsIs)
+            #expect(checkTwo.migrated(migrated) == nil)
+            let api = API(browser: TestBrowser(port: two.port), bearer: old)
+            #expect(try await api.call("GET", "/api/v1/session/history").text.contains(#""name":"itemIsPicked""#))
+            #expect(try await api.call("GET", "/api/v1/session/history/2/state").status == 200)
+        }
+    }
+
+    @Test("history no migration makes readable is a 409 problem, never a 5xx; the session's pages still work")
+    func unreadableHistory() async throws {
+        try await withSite { site in
+            let browser = try await storedBrowser(site)
+            let id = try #require(browser.cookie("flowserver_session"))
+            let history = try site.store.history(id, after: 0, limit: 100)
+            let record = try #require(try site.store.load(id))
+            try site.store.delete(id)
+            try site.store.create(
+                record,
+                entries: history.map {
+                    HistoryRecord(seq: $0.seq, entry: Self.replacing($0.entry, [(#"{"itemIsPicked""#, #"{"mystery""#)]))
+                })
+            let api = API(browser: TestBrowser(port: site.port), bearer: id)
+            for path in ["/api/v1/session/history", "/api/v1/session/history/\(record.lastSeq)/state"] {
+                let answer = try await api.call("GET", path)
+                #expect(answer.status == 409, "\(path): \(answer.text.prefix(200))")
+                #expect(answer.header("Content-Type") == "application/problem+json")
+            }
+            #expect(try await browser.get("/_inspector").status == 409)
+            #expect(try await browser.get("/items/7").status == 200)
+        }
+    }
+
+    @Test("a session set aside by a build without the migration comes back with one that has it, nothing lost")
+    func restore() async throws {
+        try await withVersions { one, two, store in
+            let (browser, id) = try await versionOneSession(one)
+            // Version 1 here has none of the old names: it sets the session aside and starts it again.
+            #expect(try await browser.get("/").status == 303)
+            _ = try await browser.follow("Item 7", on: "/a")
+            let current = try #require(try store.load(id))
+            let copy = try #require(try store.quarantined(id).last)
+            let check = SessionCheck(app: try TestSite.webApp(version: "2", migrations: Self.migrations))
+            #expect(SessionCheck(app: try TestSite.webApp()).restored(copy, over: current, now: 1) == nil)
+            #expect(check.wasRestarted(current))
+            let restoration = try #require(check.restored(copy, over: current, now: two.clock.now))
+            try store.commit(restoration.record, expectedVersion: current.version, entries: restoration.entries)
+
+            let api = API(browser: TestBrowser(port: two.port), bearer: id)
+            let state = try api.object(try await api.call("GET", "/api/v1/session"))
+            #expect((state["top"] as? [String: Any])?["url"] as? String == "/greeting")
+            let history = try await api.call("GET", "/api/v1/session/history")
+            #expect(history.status == 200)
+            let sources = (try api.object(history)["entries"] as? [[String: Any]])?.compactMap {
+                $0["source"] as? String
+            }
+            #expect(sources?.first == "start" && sources?.last == "restart")
+            #expect(sources?.filter { $0 == "restart" }.count == 2, "the restart, and the restore")
+            let last = try await api.call("GET", "/api/v1/session/history/\(restoration.record.lastSeq)/state")
+            #expect(last.status == 200)
+            #expect(!check.wasRestarted(restoration.record))
         }
     }
 

@@ -73,6 +73,26 @@ struct SessionRestartTests {
         }
     }
 
+    @Test("a link from a page shown before the restart finds its page gone: stale, never applied to another page")
+    func linkFromBefore() async throws {
+        try await withSite { site in
+            let browser = try await storedBrowser(site)
+            let next = try #require(try await browser.get("/items/7").link(containing: "Next"))
+            let id = try #require(browser.cookie("flowserver_session"))
+            let stored = try #require(try site.store.load(id))
+            var broken = stored
+            Self.renamingPage(&broken)
+            broken.version += 1
+            try site.store.commit(broken, expectedVersion: stored.version, entries: [])
+            let followed = try await browser.get(next)
+            #expect(followed.status == 303)
+            #expect(followed.location?.hasSuffix("?_notice=stale") == true, "\(followed.location ?? "none")")
+            let top = try await browser.get(try #require(followed.location))
+            #expect(top.status == 200)
+            #expect(!top.text.contains("Item 8"))
+        }
+    }
+
     @Test(
         "every URL answers the first request that finds an unreadable session without a 5xx",
         arguments: ["/", "/items/7", "/a", "/b", "/_inspector", "/_inspector/graph", "/api/v1/session", "/_events"])

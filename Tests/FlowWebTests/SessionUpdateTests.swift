@@ -40,6 +40,9 @@ struct SessionUpdateTests {
         func liveCount(now: Int64) async throws(StoreError) -> Int { try inner.liveCount(now: now) }
         func quarantine(_ session: QuarantinedSession) async throws(StoreError) { try inner.quarantine(session) }
         func quarantined(_ id: String) async throws(StoreError) -> [QuarantinedSession] { try inner.quarantined(id) }
+        func sessions(after id: String?, limit: Int) async throws(StoreError) -> [SessionRecord] {
+            try inner.sessions(after: id, limit: limit)
+        }
         func sessionSecret(proposing proposed: [UInt8]) async throws(StoreError) -> [UInt8] {
             try inner.sessionSecret(proposing: proposed)
         }

@@ -50,6 +50,11 @@ public struct WebError: Error, Sendable, CustomStringConvertible {
     public static func tooManyStreams(_ detail: String) -> Self {
         Self(HTTPStatus(429), "Too many event streams", detail, headers: ["Retry-After": "15"])
     }
+    /// `409`: a part of the session's history was stored by a version of the app that this one
+    /// cannot read (or replay) even with its migrations.
+    public static func otherVersion(_ detail: String) -> Self {
+        Self(HTTPStatus(409), "Stored by another version", detail)
+    }
     /// `500`: the server failed.
     public static func internalError(_ detail: String) -> Self { Self(.internalServerError, "Internal error", detail) }
 

@@ -14,8 +14,8 @@ extension SessionService {
     /// nearest snapshot at or before `seq` (or from the start), so that no request replays more
     /// than about two snapshot intervals of entries, however long the history.
     ///
-    /// - Throws: ``WebError`` `404` for a `seq` the session never had or no longer keeps, `500`
-    ///   when the history cannot be read or replayed.
+    /// - Throws: ``WebError`` `404` for a `seq` the session never had or no longer keeps, `409`
+    ///   when a version of the app stored history this one cannot read or replay.
     func past(_ session: LoadedSession, at seq: Int) async throws(WebError) -> PastState<Step> {
         guard seq >= 1, seq <= session.record.lastSeq else {
             throw .notFound(
@@ -47,7 +47,8 @@ extension SessionService {
             }
             tree = try await coordinator.replay(entries[(base + 1)...].map(\.navigation), from: tree)
         } catch {
-            throw .internalError("entry \(seq) of this session's history cannot be replayed: \(error)")
+            throw .otherVersion(
+                "Entry \(seq) of this session's history cannot be replayed by this version of the app: \(error)")
         }
         return PastState(entry: target, tree: tree)
     }

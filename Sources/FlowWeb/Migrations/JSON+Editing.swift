@@ -64,4 +64,16 @@ extension JSON {
         guard case .object(let fields) = self, fields.count == 1, fields[0].key == old else { return }
         self = .object([(new, fields[0].value)])
     }
+
+    /// A stored tree with every node id (and `nextNode`) moved up by `offset`.
+    mutating func renumberNodes(by offset: Int) {
+        update("nextNode") { if case .int(let next) = $0 { $0 = .int(next + offset) } }
+        updateNodes { node in node.update("node") { if case .int(let id) = $0 { $0 = .int(id + offset) } } }
+        update("dismissed") { dismissed in
+            dismissed.updateEach { page in
+                page.update("node") { if case .int(let id) = $0 { $0 = .int(id + offset) } }
+                page.update("flow") { if case .int(let id) = $0 { $0 = .int(id + offset) } }
+            }
+        }
+    }
 }

@@ -63,33 +63,51 @@ extension SessionService {
     }
 
     /// `record` started again from the app's initial state, one version later, and the entry that
-    /// records it.
+    /// records it. Node ids are never reused, so the initial tree's are moved past every id the
+    /// stored tree gave out: a page left open from before (a form, a link naming its node) then
+    /// finds its node gone and is answered as stale, instead of acting on another page.
     private func restartedSession(_ record: SessionRecord, because unreadable: UnreadableSession, now: Int64)
         async throws(WebError) -> (session: LoadedSession, record: SessionRecord, entry: HistoryRecord)
     {
         let initial = try await initial.value()
-        var tree = initial.tree
+        var treeJSON: JSON
+        do { treeJSON = try JSON(parsing: initial.treeBytes) } catch {
+            throw .internalError("cannot read the app's initial tree: \(error)")
+        }
+        let offset: Int
+        if case .int(let next)? = (try? JSON(parsing: record.tree))?["nextNode"] {
+            offset = max(0, next - 1)
+        } else {
+            offset = 1 << 20
+        }
+        treeJSON.renumberNodes(by: offset)
+        let treeBytes = treeJSON.bytes
         var appData = initial.appDataBytes
-        if !record.appData.isEmpty, unreadable.cause != .appData, decoder.canRead(appData: record.appData),
-            let kept = try? NavigationTree(json: initial.treeBytes, appData: record.appData, registry: decoder.registry)
-        {
-            tree = kept
+        if !record.appData.isEmpty, unreadable.cause != .appData, decoder.canRead(appData: record.appData) {
             appData = record.appData
         }
+        let tree: NavigationTree
+        do { tree = try NavigationTree(json: treeBytes, appData: appData, registry: decoder.registry) } catch {
+            throw .internalError("cannot start a session again: \(error)")
+        }
+        guard let top = tree.top else { throw .internalError("the app's initial tree shows no page") }
         let (version, seq) = (record.version + 1, record.lastSeq + 1)
         var extra = SessionExtra(level: decoder.migrator.level, appVersion: app.version)
         extra.levels = decoder.migrator.level > 0 ? [[version, decoder.migrator.level]] : []
         extra.restartedAt = version
         extra.snapshots = [seq]
         let entry = StoredEntry<Step>(
-            seq: seq, at: now, source: .restart, url: nil, version: version, navigation: initial.start.navigation,
-            snapshot: StateSnapshot(tree: initial.treeBytes, appData: appData), reason: unreadable.reason)
+            seq: seq, at: now, source: .restart, url: nil, version: version,
+            navigation: Navigation(
+                trigger: .start, outcome: .navigated, adaptedStep: nil, actions: [], steps: [], top: top.id,
+                topURL: top.url),
+            snapshot: StateSnapshot(tree: treeBytes, appData: appData), reason: unreadable.reason)
         let stored: (extra: [UInt8], entry: HistoryRecord)
         do { stored = (try CompactJSONEncoder().encode(extra), try entry.encoded()) } catch {
             throw .internalError("cannot encode a restarted session: \(error)")
         }
         let restarted = SessionRecord(
-            id: record.id, version: version, tree: initial.treeBytes, appData: appData, csrfToken: record.csrfToken,
+            id: record.id, version: version, tree: treeBytes, appData: appData, csrfToken: record.csrfToken,
             lastSeq: seq, extra: stored.extra, createdAt: record.createdAt, lastUsedAt: now,
             expiresAt: now + lifetime.ttl)
         var session = LoadedSession(record: restarted, tree: tree, extra: extra)

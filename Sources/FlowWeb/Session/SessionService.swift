@@ -285,7 +285,8 @@ final class SessionService<Step: FlowStep>: Sendable {
                 }
                 entries.append(try StoredEntry<Step>(record))
             } catch {
-                throw .internalError("history entry \(record.seq) cannot be read: \(error)")
+                throw .otherVersion(
+                    "History entry \(record.seq) was stored by a version of the app this one cannot read: \(error)")
             }
         }
         return entries

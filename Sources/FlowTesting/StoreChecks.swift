@@ -9,7 +9,8 @@ public struct StoreCheckFailure: Error, CustomStringConvertible {
 /// Checks a `SessionStore`'s quarantine (sessions the app could no longer read, set aside): a
 /// copy is kept with its history, reason and times; a second copy of the same version leaves the
 /// first as it is; copies of later versions are kept beside it, oldest first; the session itself
-/// is untouched; and purging drops the expired copies. For a store implementation's tests; it
+/// is untouched; purging drops the expired copies; and a restored copy's older history entries,
+/// committed after newer ones, are read back in seq order. For a store implementation's tests; it
 /// uses sessions named `quarantine-check-…` (deleted at the end); it
 /// purges at 60 ms after 1970, so it leaves a store's other sessions alone unless they expired
 /// before that.
@@ -49,5 +50,46 @@ public func checkQuarantine(of store: any SessionStore) async throws {
     _ = try await store.purgeExpired(now: 60, limit: 100)
     try expect(try await store.quarantined(id) == [later], "purging did not drop only the expired copy")
     try expect(try await store.load(id) == record, "purging dropped a session that has not expired")
+    // Restoring a copy appends its older entries after newer ones: the history stays in seq order.
+    var next = record
+    next.version = 4
+    try await store.commit(next, expectedVersion: 3, entries: [HistoryRecord(seq: 9, entry: [9])])
+    next.version = 5
+    try await store.commit(
+        next, expectedVersion: 4, entries: [HistoryRecord(seq: 2, entry: [2]), HistoryRecord(seq: 3, entry: [3])])
+    let all = try await store.history(id, after: 0, limit: 10).map(\.seq)
+    let page = try await store.history(id, after: 2, limit: 1).map(\.seq)
+    try expect(all == [2, 3, 9] && page == [3], "entries older than those kept are not read back in seq order")
     try await store.delete(id)
+}
+
+/// Checks that a `SessionStore` hands out its sessions a page at a time
+/// (`sessions(after:limit:)`): in id order, each once, deleted markers included. For a store
+/// implementation's tests; it creates sessions named `page-check-…` and deletes them at the end.
+///
+/// - Throws: ``StoreCheckFailure`` saying what the store got wrong, or its `StoreError`.
+public func checkSessionPages(of store: any SessionStore) async throws {
+    let ids = (0..<7).map { "page-check-\($0)" }
+    for id in ids.shuffled() {
+        try await store.create(
+            SessionRecord(
+                id: id, version: 1, tree: [], csrfToken: "t", lastSeq: 1, createdAt: 1, lastUsedAt: 1,
+                expiresAt: 9_000_000_000_000),
+            entries: [])
+    }
+    try await store.delete(ids[3])
+    try await store.create(SessionRecord.deleted(id: ids[3], until: 9_000_000_000_000), entries: [])
+    var seen: [String] = []
+    var after: String? = "page-check-"
+    while let last = after {
+        let page = try await store.sessions(after: last, limit: 3)
+        if page.count > 3 { throw StoreCheckFailure(description: "a page of 3 held \(page.count) sessions") }
+        seen += page.map(\.id).filter { $0.hasPrefix("page-check-") }
+        after = page.count == 3 ? page.last?.id : nil
+    }
+    if seen != ids { throw StoreCheckFailure(description: "pages of 3 gave \(seen), expected \(ids)") }
+    if try await store.sessions(after: ids.last, limit: 3).contains(where: { $0.id.hasPrefix("page-check-") }) {
+        throw StoreCheckFailure(description: "a page after the last session still held one")
+    }
+    for id in ids { try await store.delete(id) }
 }
