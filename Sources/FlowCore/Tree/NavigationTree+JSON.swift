@@ -16,6 +16,15 @@ extension NavigationTree {
         do { value = try JSON(parsing: json) } catch {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: error.description))
         }
+        try self.init(json: value, appData: appData, registry: registry)
+    }
+
+    /// A tree read back from its JSON as a value (one a migration changed, say), validated, with
+    /// the app data read back from ``appDataJSON()`` (empty: a new session's).
+    ///
+    /// - Throws: ``NavigationError`` for unknown flows or pages, a malformed shape and broken
+    ///   invariants; `DecodingError` for states that do not decode.
+    public init(json value: JSON, appData: [UInt8] = [], registry: FlowRegistry) throws {
         guard case .object = value, case .int(let next)? = value["nextNode"], let root = value["root"] else {
             throw NavigationError.invalidTree("a tree is {\"nextNode\", \"root\", \"dismissed\"?}")
         }

@@ -10,15 +10,18 @@ struct SessionMigrator: Sendable {
     var level: Int { migrations.count }
 
     /// A stored tree and app data (JSON; empty app data is the app's initial data) at `level`,
-    /// migrated to this build's.
-    func migrate(tree: [UInt8], appData: [UInt8], from level: Int) throws -> (tree: [UInt8], appData: [UInt8]) {
+    /// migrated to this build's: the tree as a value (to decode without parsing it again), the app
+    /// data as bytes (unchanged when no migration changed it).
+    func migrate(tree: [UInt8], appData: [UInt8], from level: Int) throws -> (tree: JSON, appData: [UInt8]) {
         var tree = try JSON(parsing: tree)
-        var appData = appData.isEmpty ? JSON.null : try JSON(parsing: appData)
+        let storedAppData = appData.isEmpty ? JSON.null : try JSON(parsing: appData)
+        var migratedAppData = storedAppData
         for migration in migrations[level...] {
             try migration.tree(&tree)
-            try migration.appData(&appData)
+            try migration.appData(&migratedAppData)
         }
-        return (tree.bytes, appData == .null ? [] : appData.bytes)
+        guard migratedAppData != storedAppData else { return (tree, appData) }
+        return (tree, migratedAppData == .null ? [] : migratedAppData.bytes)
     }
 
     /// A stored history entry (`[at, source, version, url, navigation, tree?, appData?, reason?]`)

@@ -23,34 +23,42 @@ struct StoredSessionDecoder: Sendable {
         } catch {
             throw UnreadableSession(session: record.id, cause: .bookkeeping, reason: "\(error)")
         }
-        var stored = (tree: record.tree, appData: record.appData)
-        var migrated: DecodedSessionCache.Migrated?
-        if extra.level != migrator.level {
-            guard extra.level < migrator.level else {
-                throw UnreadableSession(
-                    session: record.id, cause: .newerVersion,
-                    reason:
-                        "stored by app version \(extra.appVersion ?? "?") after \(extra.level) migrations; this build has \(migrator.level)"
-                )
-            }
-            do { stored = try migrator.migrate(tree: record.tree, appData: record.appData, from: extra.level) } catch {
-                throw UnreadableSession(session: record.id, cause: .migration, reason: "\(error)")
-            }
-            extra.migrated(to: migrator.level, fromVersion: record.version + 1)
+        guard extra.level != migrator.level else {
             do {
-                migrated = .init(
-                    tree: stored.tree, appData: stored.appData, extra: try CompactJSONEncoder().encode(extra))
+                let tree = try NavigationTree(json: record.tree, appData: record.appData, registry: registry)
+                return DecodedSessionCache.Decoded(tree: tree, extra: extra)
             } catch {
-                throw UnreadableSession(session: record.id, cause: .bookkeeping, reason: "\(error)")
+                throw unreadable(record, error, appData: record.appData)
             }
+        }
+        guard extra.level < migrator.level else {
+            throw UnreadableSession(
+                session: record.id, cause: .newerVersion,
+                reason:
+                    "stored by app version \(extra.appVersion ?? "?") after \(extra.level) migrations; this build has \(migrator.level)"
+            )
+        }
+        let migrated: (tree: JSON, appData: [UInt8])
+        do { migrated = try migrator.migrate(tree: record.tree, appData: record.appData, from: extra.level) } catch {
+            throw UnreadableSession(session: record.id, cause: .migration, reason: "\(error)")
+        }
+        extra.migrated(to: migrator.level, fromVersion: record.version + 1)
+        let tree: NavigationTree
+        do { tree = try NavigationTree(json: migrated.tree, appData: migrated.appData, registry: registry) } catch {
+            throw unreadable(record, error, appData: migrated.appData)
         }
         do {
-            let tree = try NavigationTree(json: stored.tree, appData: stored.appData, registry: registry)
-            return DecodedSessionCache.Decoded(tree: tree, extra: extra, migrated: migrated)
+            let bytes = DecodedSessionCache.Migrated(
+                tree: migrated.tree.bytes, appData: migrated.appData, extra: try CompactJSONEncoder().encode(extra))
+            return DecodedSessionCache.Decoded(tree: tree, extra: extra, migrated: bytes)
         } catch {
-            throw UnreadableSession(
-                session: record.id, cause: cause(of: error, appData: stored.appData), reason: "\(error)")
+            throw UnreadableSession(session: record.id, cause: .bookkeeping, reason: "\(error)")
         }
+    }
+
+    /// Why `record`'s tree (with `appData`) did not decode.
+    private func unreadable(_ record: SessionRecord, _ error: any Error, appData: [UInt8]) -> UnreadableSession {
+        UnreadableSession(session: record.id, cause: cause(of: error, appData: appData), reason: "\(error)")
     }
 
     /// Whether `appData` (a stored session's) still decodes as the app's data.
