@@ -86,6 +86,11 @@ struct SessionMigrationTests {
             #expect(!page.text.contains(LoadedSession.restartNotice))
             #expect(try store.quarantined(id).isEmpty)
             #expect(try store.load(id) == stored, "reading migrates nothing in the store")
+            let inspector = try await onTwo.get("/_inspector")
+            #expect(inspector.text.contains("last stored by app version 1, read at migration level 5"))
+            #expect(
+                try await onTwo.get("/_inspector/history/2").text.contains(
+                    "Written at migration level 0 (this build: 5)"))
 
             let api = API(browser: TestBrowser(port: two.port), bearer: id)
             let state = try api.object(try await api.call("GET", "/api/v1/session"))
@@ -298,5 +303,51 @@ struct SessionMigrationHelperTests {
         #expect(text.contains(#""children":[{"node":3,"page":"list"}]"#))
         #expect(text.contains(#""presented":null"#))
         #expect(text.contains(#""dismissed":[]"#))
+    }
+}
+
+/// What needs no migration: a later version that adds a page, a flow and an optional field of
+/// its app data reads an earlier version's sessions as they are.
+@Suite("Changes that need no migration")
+struct NoMigrationTests {
+    private struct NewsPage: WebPage {
+        static let name = "news"
+        static let template = "pages/help"
+        var path: String { "/news" }
+        var title: String { "News" }
+        struct Model: Encodable {}
+        func model(in context: PageContext) throws -> Model { Model() }
+    }
+
+    private struct NewsFlow: Flow {
+        static let name = "news"
+        static let container = ContainerKind.stack
+        mutating func navigate(to step: WebStep, context: FlowContext) -> FlowContributors<WebStep> {
+            .one(.push(NewsPage()))
+        }
+    }
+
+    private struct SessionDataWithTheme: AppData {
+        var greetings = 0
+        var theme: String?
+    }
+
+    @Test("a new page, a new flow and a new optional app data field: sessions read as they are")
+    func additions() async throws {
+        try await withSite { site in
+            let browser = try await storedBrowser(site)
+            let id = try #require(browser.cookie("flowserver_session"))
+            let record = try #require(try site.store.load(id))
+            let pages: [any WebPage.Type] = [
+                ListPage.self, ItemPage.self, GreetingPage.self, HelpPage.self, OptionsPage.self,
+                OptionDetailPage.self, NewsPage.self,
+            ]
+            let flows = try FlowApp(
+                root: RootFlow(), stepper: OneStepper(withSingleStep: WebStep.start),
+                flows: [RootFlow.self, TabsFlow.self, ListFlow.self, OptionsFlow.self, NewsFlow.self], pages: pages,
+                appData: SessionDataWithTheme.self)
+            let later = SessionCheck(app: try WebApp(flows: flows, pages: pages, version: "2"))
+            #expect(later.verdict(of: record, now: site.clock.now) == .readsAsIs)
+        }
     }
 }

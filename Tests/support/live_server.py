@@ -15,12 +15,12 @@ def free_port():
 
 
 @contextlib.contextmanager
-def flowserver(*arguments, store="memory"):
-    """A flowserver on `store` (the repository's templates and files) on a free port of
-    127.0.0.1, given `arguments` besides; yields its base URL and stops it at the end. The binary
-    is `$FLOWSERVER_BIN`, or the debug build's."""
+def flowserver(*arguments, store="memory", port=None):
+    """A flowserver on `store` (the repository's templates and files) on `port` of 127.0.0.1 (a
+    free one by default), given `arguments` besides; yields its base URL and stops it at the end.
+    The binary is `$FLOWSERVER_BIN`, or the debug build's."""
     binary = os.environ.get("FLOWSERVER_BIN") or str(ROOT / ".build" / "debug" / "flowserver")
-    port = free_port()
+    port = port or free_port()
     process = subprocess.Popen(
         [binary, "--port", str(port), "--store", store, "--templates", str(ROOT / "Templates"),
          *arguments],

@@ -26,7 +26,6 @@ extension SessionService {
             return PastState(entry: initial.start, tree: initial.tree)
         }
         let window = max(0, seq - 2 * retention.snapshotInterval)
-        let id = session.record.id
         var entries = try await storedEntries(of: session, after: window, limit: seq - window).filter { $0.seq <= seq }
         if window > 0, entries.first?.seq == window + 1, replayBase(in: entries) == nil {
             // No snapshot in the window (a history written before snapshots): from the start.

@@ -25,7 +25,8 @@ struct InspectorRoutes<Step: FlowStep>: RouteCollection {
     )
         async -> Response
     {
-        await context.withBrowserSession(request) { session async throws(WebError) in
+        await context.withBrowserSession(request, changing: RequestIntent(request).changes) {
+            session async throws(WebError) in
             let page = try await body(session)
             return .init(
                 result: context.composer.layout(title: page.title, html: page.html, session: session), session: session)
@@ -40,7 +41,8 @@ struct InspectorRoutes<Step: FlowStep>: RouteCollection {
         let appData = String(decoding: session.record.appData, as: UTF8.self)
         let html =
             "<div class=\"inspector\"><h1>Inspector</h1>"
-            + "<p>Session \(escape(String(session.record.id.prefix(8))))…, version \(session.record.version). "
+            + "<p>Session \(escape(String(session.record.id.prefix(8))))…, version \(session.record.version), "
+            + "\(escape(Self.writer(session.extra))). "
             + "JSON: <a href=\"/api/v1/session\">state</a>, <a href=\"/api/v1/session/history\">history</a>. "
             + "<a href=\"/_inspector/graph\">The app's navigation graph</a>.</p>"
             + "<h2>Tree</h2>" + InspectorHTML.tree(session.tree.root, top: session.tree.top?.id, label: "")
@@ -64,7 +66,10 @@ struct InspectorRoutes<Step: FlowStep>: RouteCollection {
                 ? " · <a href=\"/_inspector/history/\(seq + 1)\">entry \(seq + 1) →</a>" : "")
             + " · <a href=\"#since\">what changed since</a>"
             + " · JSON: <a href=\"/api/v1/session/history/\(seq)/state\">state</a></p>"
-        html += "<h2>The entry</h2>" + InspectorHTML.history([entry])
+        html +=
+            "<h2>The entry</h2><p class=\"written\">Written at migration level "
+            + "\(session.extra.level(ofEntryVersion: entry.version)) (this build: \(session.extra.level)).</p>"
+            + InspectorHTML.history([entry])
         html += "<h2>Tree</h2>" + InspectorHTML.tree(past.tree.root, top: past.tree.top?.id, label: "", linked: false)
         html +=
             "<h2>Page on top</h2><div class=\"past-page\">"
@@ -99,6 +104,11 @@ struct InspectorRoutes<Step: FlowStep>: RouteCollection {
             html += "<p>This server was started without a navigation graph (see WebConfiguration.inspectorGraph).</p>"
         }
         return ("Inspector: navigation graph", html + "</div>")
+    }
+
+    /// Which version of the app last stored the session, and the migration level it is read at.
+    private static func writer(_ extra: SessionExtra) -> String {
+        "last stored by app version \(extra.appVersion ?? "unknown"), read at migration level \(extra.level)"
     }
 
     private func escape(_ text: String) -> String { PageComposer.escape(text) }

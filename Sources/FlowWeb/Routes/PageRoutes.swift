@@ -18,14 +18,19 @@ struct PageRoutes<Step: FlowStep>: RouteCollection {
     }
 
     func respond(to request: Request) async -> Response {
-        await context.withBrowserSession(request) { session async throws(WebError) in try await page(request, session) }
+        let intent = RequestIntent(request)
+        return await context.withBrowserSession(request, changing: intent.changes) { session async throws(WebError) in
+            guard intent != .speculation else { throw RequestIntent.declined }
+            return try await page(request, session, changing: intent.changes)
+        }
     }
 
     /// The session's current page when it is what `request` asks for and the session reads
     /// without waiting, or a first visit to `/` or the first page; `nil` otherwise (a visit, a
     /// deep link, an error page).
     func currentPageImmediately(_ request: Request) -> Response? {
-        guard request.method == .get || request.method == .head, let fastPath else { return nil }
+        guard request.method == .get || request.method == .head, let fastPath, RequestIntent(request) != .speculation
+        else { return nil }
         let composer = context.composer
         guard let id = request.cookie(context.configuration.sessionCookieName) else {
             guard let fresh = fastPath.firstVisit(to: request.path, chrome: composer.chrome(of:)) else { return nil }
@@ -46,7 +51,9 @@ struct PageRoutes<Step: FlowStep>: RouteCollection {
         (try? request.queryItems)?.contains { $0.name == "_notice" && $0.value == "stale" } == true ? staleNotice : nil
     }
 
-    private func page(_ request: Request, _ session: LoadedSession) async throws(WebError)
+    /// The answer to `request` on `session`; with `changing` false, what it would be, the session
+    /// left as it is (``RequestIntent/look``).
+    private func page(_ request: Request, _ session: LoadedSession, changing: Bool) async throws(WebError)
         -> FlowWebContext<Step>.SessionAnswer
     {
         let (sessions, composer) = (context.sessions, context.composer)
@@ -57,7 +64,7 @@ struct PageRoutes<Step: FlowStep>: RouteCollection {
             guard target.id != session.tree.top?.id else {
                 return .init(result: try composer.render(session, notice: notice), session: session)
             }
-            let updated = try await sessions.navigate(session, source: .visit, url: path) {
+            let updated = try await sessions.navigate(session, source: .visit, url: path, changing: changing) {
                 (current: inout LoadedSession) async throws(WebError) in
                 guard let page = current.tree.page(at: path) else { return .init(result: ()) }
                 let navigation = try sessions.visit(page.id, in: &current)
@@ -68,7 +75,7 @@ struct PageRoutes<Step: FlowStep>: RouteCollection {
         guard let step = Self.deepLinkStep(request, of: sessions.app) else {
             throw .notFound("There is no page at \(path).")
         }
-        let updated = try await sessions.navigate(session, source: .deeplink, url: path) {
+        let updated = try await sessions.navigate(session, source: .deeplink, url: path, changing: changing) {
             (current: inout LoadedSession) async throws(WebError) in
             .init(result: (), navigation: try await sessions.apply(step, to: &current))
         }.session

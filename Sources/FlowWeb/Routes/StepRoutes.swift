@@ -12,7 +12,9 @@ struct StepRoutes<Step: FlowStep>: RouteCollection {
     }
 
     func respond(to request: Request) async -> Response {
-        await context.withBrowserSession(request) { session async throws(WebError) in
+        let intent = RequestIntent(request)
+        return await context.withBrowserSession(request, changing: intent.changes) { session async throws(WebError) in
+            guard intent != .speculation else { throw RequestIntent.declined }
             guard request.headers["Sec-Fetch-Site"]?.lowercased() != "cross-site" else {
                 throw WebError.forbidden("Steps cannot be sent from another site.")
             }
@@ -25,7 +27,7 @@ struct StepRoutes<Step: FlowStep>: RouteCollection {
             do { step = try parsed.wire.decode(as: Step.self) } catch {
                 throw WebError.badRequest("Cannot send this step: \(error).")
             }
-            let sent = try await context.sessions.send(step, parsed, to: session)
+            let sent = try await context.sessions.send(step, parsed, to: session, changing: intent.changes)
             return .init(result: context.redirect(sent.result), session: sent.session)
         }
     }

@@ -35,6 +35,9 @@ struct SessionResolver<Step: FlowStep>: Sendable {
 
         /// A browser's page, step or inspector page: the cookie's session, renewed, or a new one.
         static var browser: Need { Need(credentials: .cookie, missing: .fresh, renews: true) }
+        /// A browser's request that looks without changing anything (``RequestIntent/look``): the
+        /// cookie's session, not renewed, or a new one.
+        static var looking: Need { Need(credentials: .cookie, missing: .fresh, renews: false) }
         /// An API call (Docs/CONTRACT.md §5): the bearer's or the cookie's session, renewed, or
         /// `401`; a change by cookie needs `X-CSRF-Token`.
         static func api(changing: Bool) -> Need {

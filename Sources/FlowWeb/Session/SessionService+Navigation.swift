@@ -18,11 +18,20 @@ extension SessionService {
     ///
     /// - Throws: what `body` throws, and ``WebError`` `404` when the session is gone, `429` or
     ///   `503` as ``update(_:_:)`` does.
+    ///
+    /// With `changing` false (a `HEAD`, a fetch that is not a navigation: ``RequestIntent/look``),
+    /// `body` runs on a copy of `known` instead, and nothing is locked, recorded, logged or stored:
+    /// the answer is what the navigation would give.
     func navigate<Result: Sendable>(
-        _ known: LoadedSession, source: HistoryEntry.Source, url: String? = nil,
+        _ known: LoadedSession, source: HistoryEntry.Source, url: String? = nil, changing: Bool = true,
         _ body: @escaping @Sendable (inout LoadedSession) async throws(WebError) -> Navigated<Result>
     ) async throws(WebError) -> UpdatedSession<Result> {
-        try await update(known) { [self] (session: inout LoadedSession) async throws(WebError) in
+        guard changing else {
+            var copy = known
+            let decided = try await body(&copy)
+            return UpdatedSession(result: decided.result, session: copy)
+        }
+        return try await update(known) { [self] (session: inout LoadedSession) async throws(WebError) in
             let decided = try await body(&session)
             guard let navigation = decided.navigation else { return Change(result: decided.result, save: decided.save) }
             let entry = PendingEntry(source: source, navigation: navigation, url: url)

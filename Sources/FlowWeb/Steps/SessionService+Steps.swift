@@ -4,11 +4,13 @@ extension SessionService {
     /// Applies `step`, sent as `request` says, to `session`, or finds where its first submission
     /// led (the same `_r` and step again: a double submit). The result is where to go: the new
     /// top page's URL, with `?_notice=stale` when the page it came from had left the tree.
-    func send(_ step: Step, _ request: StepRequest, to session: LoadedSession) async throws(WebError)
-        -> UpdatedSession<String>
+    /// With `changing` false, works it out on a copy and changes nothing (see
+    /// ``navigate(_:source:url:changing:_:)``).
+    func send(_ step: Step, _ request: StepRequest, to session: LoadedSession, changing: Bool = true)
+        async throws(WebError) -> UpdatedSession<String>
     {
         let canonical = request.wire.canonical
-        return try await navigate(session, source: request.source) {
+        return try await navigate(session, source: request.source, changing: changing) {
             [self] (current: inout LoadedSession) async throws(WebError) in
             if let render = request.render, let location = current.extra.location(render: render, step: canonical) {
                 return .init(result: location)

@@ -58,7 +58,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     /// Calls `body` with each field's name and value, in order, reading them in place: unlike
     /// iterating, it holds no reference to the fields of its own.
-    func forEachField(_ body: (String, String) -> Void) {
+    package func forEachField(_ body: (String, String) -> Void) {
         fields.withUnsafeBufferPointer { fields in
             for index in fields.indices { body(fields[index].name, fields[index].value) }
         }

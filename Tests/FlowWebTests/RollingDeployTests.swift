@@ -1,0 +1,68 @@
+import FlowStore
+import FlowStorePostgres
+import FlowTesting
+import Foundation
+import MicroHTTP
+import ProcessTestSupport
+import Testing
+
+@testable import FlowWeb
+
+/// A rolling deploy: an instance of version 1 and one of version 2 on one PostgreSQL database
+/// (issue "Sessions survive a deploy", points 4 and 6).
+@Suite("A rolling deploy on PostgreSQL", .serialized)
+struct RollingDeployTests {
+    /// A server of `app` on `store`, on a free port.
+    private func instance(_ app: WebApp<WebStep>, on store: PostgresSessionStore) throws -> HTTPServer {
+        let templates = try FlowWebDefaults.templates(directory: try TestTemplates.directory().path)
+        let responder = FlowWebResponder(app: app, store: store, templates: templates)
+        let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), responder: responder)
+        try server.start()
+        return server
+    }
+
+    @Test("the older instance leaves the newer one's sessions alone (503); the newer migrates the older one's")
+    func rolling() async throws {
+        let cluster = try PostgresCluster()
+        let stores = [try PostgresSessionStore(url: cluster.url), try PostgresSessionStore(url: cluster.url)]
+        try await withRunningServices(stores.flatMap(\.services)) {
+            for store in stores { try await store.prepare() }
+            let one = try instance(try TestSite.webApp(), on: stores[0])
+            let two = try instance(
+                try TestSite.webApp(version: "2", migrations: SessionMigrationTests.migrations), on: stores[1])
+            defer {
+                Task {
+                    await one.stop()
+                    await two.stop()
+                }
+            }
+
+            // A session of version 1, read and then changed by version 2.
+            let browser = try await startedBrowser(port: one.port)
+            _ = try await browser.follow("Item 7", on: "/a")
+            let id = try #require(browser.cookie("flowserver_session"))
+            let onTwo = TestBrowser(port: two.port)
+            onTwo.setCookie("flowserver_session", id)
+            #expect(try await onTwo.get("/items/7").status == 200)
+            _ = try await onTwo.follow("Next", on: "/items/7")
+            let migrated = try #require(try await stores[1].load(id))
+            #expect(String(decoding: migrated.extra, as: UTF8.self).contains(#""app":"2""#))
+
+            // Version 1 now meets a session of version 2: 503, and the session is left as it is.
+            let refused = try await browser.get("/items/8")
+            #expect(refused.status == 503)
+            #expect(refused.header("Retry-After") != nil)
+            #expect(try await browser.get("/_step/itemIsPicked?id=9").status == 503)
+            #expect(try await stores[0].load(id) == migrated)
+            #expect(try await stores[0].quarantined(id).isEmpty)
+            #expect(try await onTwo.get("/items/8").status == 200, "version 2 serves it")
+        }
+    }
+
+    /// A browser on the server at `port` with a new session (it has fetched `/`).
+    private func startedBrowser(port: Int) async throws -> TestBrowser {
+        let browser = TestBrowser(port: port)
+        _ = try await browser.get("/")
+        return browser
+    }
+}
