@@ -54,12 +54,10 @@ public struct SessionCheck<Step: FlowStep>: Sendable {
     /// `record` as this build stores it once read: migrated, one version later (commit it with
     /// `expectedVersion` the record's); `nil` when it needs no migration or cannot be read.
     public func migrated(_ record: SessionRecord) -> SessionRecord? {
-        guard let decoded = try? decoder.decode(record), var extra = decoded.migrated.map({ _ in decoded.extra })
-        else { return nil }
+        guard let decoded = try? decoder.decode(record), let migrated = decoded.migrated else { return nil }
+        var extra = decoded.extra
         extra.appVersion = appVersion
-        guard let migrated = decoded.migrated, let extraBytes = try? CompactJSONEncoder().encode(extra) else {
-            return nil
-        }
+        guard let extraBytes = try? CompactJSONEncoder().encode(extra) else { return nil }
         var next = record
         next.version += 1
         next.tree = migrated.tree
