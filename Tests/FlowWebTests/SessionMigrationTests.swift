@@ -12,14 +12,16 @@ import Testing
 @Suite("Session migrations")
 struct SessionMigrationTests {
     /// Version 2's migrations. In version 1 the item page was "film", the list flow "seen", the
-    /// step to pick an item "pickItem"; version 2 added `helpRequests` to the list flow's state
-    /// and `greetings` to the app data.
+    /// step to pick an item "pickItem", and a "retired" page could be presented over everything;
+    /// version 2 added `helpRequests` to the list flow's state and `greetings` to the app data,
+    /// and removed the retired page.
     static let migrations: [SessionMigration] = [
         .renamePage("film", to: "item"),
         .renameFlow("seen", to: "list"),
         .renameStep("pickItem", to: "itemIsPicked"),
         .addField("helpRequests", value: .int(0), toFlow: "list"),
         .addAppDataField("greetings", value: .int(0)),
+        .removePage("retired"),
     ]
 
     /// `bytes` with each of `replacements` made.
@@ -34,6 +36,7 @@ struct SessionMigrationTests {
         (#""page":"item""#, #""page":"film""#), (#""flow":"list""#, #""flow":"seen""#),
         (#","helpRequests":0"#, ""), (#""item","#, #""film","#), (#""list"]"#, #""seen"]"#),
         (#","list","#, #","seen","#), (#"{"itemIsPicked""#, #"{"pickItem""#),
+        (#""root":{"node":1,"flow":"root","#, #""root":{"node":1,"flow":"root","presented":{"node":90,"page":"retired"},"#),
     ]
 
     /// A session stored by version 1 (on `store`): `/items/7` with `/greeting` on top; its id.
@@ -78,6 +81,7 @@ struct SessionMigrationTests {
             let (browser, id) = try await versionOneSession(one)
             let stored = try #require(try store.load(id))
             #expect(String(decoding: stored.tree, as: UTF8.self).contains(#""page":"film""#))
+            #expect(String(decoding: stored.tree, as: UTF8.self).contains(#""page":"retired""#))
 
             let onTwo = TestBrowser(port: two.port)
             onTwo.setCookie("flowserver_session", id)
@@ -87,10 +91,10 @@ struct SessionMigrationTests {
             #expect(try store.quarantined(id).isEmpty)
             #expect(try store.load(id) == stored, "reading migrates nothing in the store")
             let inspector = try await onTwo.get("/_inspector")
-            #expect(inspector.text.contains("last stored by app version 1, read at migration level 5"))
+            #expect(inspector.text.contains("last stored by app version 1, read at migration level 6"))
             #expect(
                 try await onTwo.get("/_inspector/history/2").text.contains(
-                    "Written at migration level 0 (this build: 5)"))
+                    "Written at migration level 0 (this build: 6)"))
 
             let api = API(browser: TestBrowser(port: two.port), bearer: id)
             let state = try api.object(try await api.call("GET", "/api/v1/session"))
@@ -111,6 +115,7 @@ struct SessionMigrationTests {
             let tree = String(decoding: committed.tree, as: UTF8.self)
             #expect(
                 tree.contains(#""page":"item""#) && tree.contains(#""flow":"list""#) && tree.contains("helpRequests"))
+            #expect(!tree.contains("retired"), "the removed page unwound")
             #expect(String(decoding: committed.appData, as: UTF8.self) == #"{"greetings":0}"#)
             let extra = try CompactJSONDecoder().decode(SessionExtra.self, from: committed.extra)
             #expect(extra.level == Self.migrations.count)
