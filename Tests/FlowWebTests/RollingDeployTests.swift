@@ -56,6 +56,24 @@ struct RollingDeployTests {
             #expect(try await stores[0].load(id) == migrated)
             #expect(try await stores[0].quarantined(id).isEmpty)
             #expect(try await onTwo.get("/items/8").status == 200, "version 2 serves it")
+
+            // Behind deploy/'s nginx rules, with both instances in turn: every page of the session
+            // is served, the requests that met version 1 first being passed on to version 2.
+            let nginx = try NginxProxy(upstreams: [one.port, two.port])
+            defer { nginx.stop() }
+            let throughNginx = TestBrowser(port: nginx.port)
+            throughNginx.setCookie("flowserver_session", id)
+            for path in ["/items/3", "/items/4", "/a", "/items/5", "/items/6", "/b"] {
+                #expect(try await throughNginx.get(path).status == 200, "\(path) through nginx")
+            }
+            // The first request met version 1 and was passed on; nginx then counts version 1 as
+            // failed and sends it nothing for `fail_timeout` (10 s).
+            #expect(nginx.accessLog.first == "GET /items/3 200 503, 200", "nginx's log: \(nginx.accessLog)")
+            #expect(nginx.accessLog.count == 6)
+            let api = API(browser: TestBrowser(port: two.port), bearer: id)
+            let top = try api.object(try await api.call("GET", "/api/v1/session"))["top"]
+            #expect((top as? [String: Any])?["url"] as? String == "/b", "the tree follows the last page")
+            #expect(try await stores[0].quarantined(id).isEmpty)
         }
     }
 

@@ -22,21 +22,7 @@ public final class PostgresCluster {
         binaries = URL(fileURLWithPath: "/usr/lib/postgresql/\(version)/bin")
         directory = URL(fileURLWithPath: "/tmp/flowserver-pg-\(UUID().uuidString.prefix(8))")
         runAs = getuid() == 0 ? "postgres" : nil
-        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
-        close(socket)
+        port = freeLocalPort()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         if let runAs { try run("/bin/chown", [runAs, directory.path]) }
         let data = directory.appendingPathComponent("data").path
