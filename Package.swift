@@ -111,7 +111,7 @@ let package = Package(
             name: "FlowWebTests",
             dependencies: [
                 "FlowWeb", "FlowCore", "FlowStore", "FlowTesting", "MicroHTTP", "MustacheTemplates",
-                "FlowStorePostgres", "ProcessTestSupport",
+                "FlowStorePostgres", "FlowStoreSQLite", "ProcessTestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         .testTarget(

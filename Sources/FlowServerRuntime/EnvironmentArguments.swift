@@ -3,7 +3,9 @@
 enum EnvironmentArguments {
     /// The value options that an environment variable may set, by flag name.
     static let options = [
-        "host", "port", "store", "templates", "public", "session-ttl", "history-limit", "threads", "max-body",
+        "host", "port", "store", "templates", "public", "session-ttl", "history-limit", "max-session-nodes",
+        "max-stack-depth",
+        "max-session-state", "max-app-data", "threads", "max-body",
         "max-connections",
         "max-connections-per-client", "read-timeout", "idle-timeout", "session-secret", "new-sessions-per-minute",
         "new-session-burst",

@@ -231,7 +231,7 @@ public enum FlowServerRuntime {
             newSessionBurst: options.newSessionBurst,
             trustedProxies: Set(options.trustedProxies), eventStreamsPerSession: options.maxEventStreamsPerSession,
             eventStreams: options.maxEventStreams, inspectorEnabled: options.inspector, metricsEnabled: options.metrics,
-            historyRetention: HistoryRetention(limit: options.historyLimit))
+            historyRetention: HistoryRetention(limit: options.historyLimit), sessionLimits: options.sessionLimits)
     }
 
     private static func serverConfiguration(_ options: ServerOptions) -> HTTPServer.Configuration {

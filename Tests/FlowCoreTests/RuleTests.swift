@@ -70,6 +70,13 @@ struct RuleTests {
         #expect(third.steps.first?.flowName == "movies")
         try await store.visit(6, tree: startedTree)
         try await store.send(.refuseMe, from: 6, outcome: .rejected, actions: [], tree: startedTree)
+        // Adapted to a step no flow then navigates: still recorded as adapted, with both steps,
+        // from a page and up the responder chain alike.
+        for from: NodeID? in [6, nil] {
+            let unanswered = try await store.send(
+                .adaptToNoop, from: from, outcome: .adapted, actions: [], tree: startedTree)
+            #expect(unanswered.adaptedStep == .noop)
+        }
     }
 
     @Test("rule 2: a step from a page no longer in the tree is ignored; visiting pops, selects tabs and dismisses")

@@ -223,6 +223,57 @@ struct SQLiteProcessTests {
         #expect(second.waitForExit() == 0)
     }
 
+    @Test(
+        "one client pushing movies without end is refused at the stack depth limit; FLOWSERVER_MAX_STACK_DEPTH sets it")
+    func boundedSession() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "flowserver-limit-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (environment, limit) in [([:], 100), (["FLOWSERVER_MAX_STACK_DEPTH": "5"], 5)] {
+            let server = try FlowServerProcess(
+                ["--port", "0", "--store", "sqlite:\(directory.path)/\(limit).sqlite"], environment: environment)
+            let port = try #require(server.listeningPort())
+            let (_, body) = try call(port, "POST", "/api/v1/sessions")
+            let session = try #require(body["session"] as? String)
+            for step in [
+                #"{"name":"userIsLoggedIn","params":{"name":"Ada"}}"#,
+                #"{"name":"apiKeyIsFilledIn","params":{"apiKey":"k"}}"#,
+            ] {
+                #expect(
+                    try call(port, "POST", "/api/v1/session/steps", bearer: session, json: #"{"step":\#(step)}"#).0
+                        == 200)
+            }
+            let (_, onboarded) = try call(port, "GET", "/api/v1/session", bearer: session)
+            var accepted = 0
+            var refusal: [String: Any] = [:]
+            for id in 1...150 {
+                let (status, answer) = try call(
+                    port, "POST", "/api/v1/session/steps", bearer: session,
+                    json: #"{"step":{"name":"movieIsPicked","params":{"withId":\#(id % 20 + 1)}}}"#)
+                guard status == 200 else {
+                    #expect(status == 409)
+                    refusal = answer
+                    break
+                }
+                accepted += 1
+            }
+            #expect(refusal["limit"] as? String == "stack-depth" && refusal["maximum"] as? Int == limit)
+            let (_, state) = try call(port, "GET", "/api/v1/session", bearer: session)
+            #expect(deepestStack(state["root"]) == limit)
+            let version = try #require(onboarded["version"] as? Int)
+            #expect(state["version"] as? Int == version + accepted + 1, "each accepted step and the refused entry")
+            server.process.terminate()
+            #expect(server.waitForExit() == 0)
+        }
+    }
+
+    /// The most children one flow holds in the State's `node` (a FlowNode or PageNode).
+    private func deepestStack(_ node: Any?) -> Int {
+        guard let node = node as? [String: Any] else { return 0 }
+        let children = node["children"] as? [Any] ?? []
+        return ([children.count, deepestStack(node["presented"])] + children.map(deepestStack)).max() ?? 0
+    }
+
     @Test("a corrupt database file: one line on standard error and exit status 1")
     func corrupt() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -132,9 +132,11 @@ struct MultiInstanceTests {
     /// A throwaway cluster and two servers on it.
     private func instances() throws -> (PostgresCluster, FlowServerProcess, FlowServerProcess, Int, Int) {
         let cluster = try PostgresCluster()
-        // Every test client connects from 127.0.0.1, up to 100 at once per instance.
+        // Every test client connects from 127.0.0.1, up to 100 at once per instance; one test
+        // pushes 200 movies on one stack.
         let arguments = [
             "--port", "0", "--store", cluster.url, "--log-level", "error", "--max-connections-per-client", "0",
+            "--max-stack-depth", "300",
         ]
         let a = try FlowServerProcess(arguments)
         let portA = try #require(a.listeningPort(), "instance A did not start: \(a.standardError)")

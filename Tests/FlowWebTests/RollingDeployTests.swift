@@ -12,23 +12,14 @@ import Testing
 /// (issue "Sessions survive a deploy", points 4 and 6).
 @Suite("A rolling deploy on PostgreSQL", .serialized)
 struct RollingDeployTests {
-    /// A server of `app` on `store`, on a free port.
-    private func instance(_ app: WebApp<WebStep>, on store: PostgresSessionStore) throws -> HTTPServer {
-        let templates = try FlowWebDefaults.templates(directory: try TestTemplates.directory().path)
-        let responder = FlowWebResponder(app: app, store: store, templates: templates)
-        let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), responder: responder)
-        try server.start()
-        return server
-    }
-
     @Test("the older instance leaves the newer one's sessions alone (503); the newer migrates the older one's")
     func rolling() async throws {
         let cluster = try PostgresCluster()
         let stores = [try PostgresSessionStore(url: cluster.url), try PostgresSessionStore(url: cluster.url)]
         try await withRunningServices(stores.flatMap(\.services)) {
             for store in stores { try await store.prepare() }
-            let one = try instance(try TestSite.webApp(), on: stores[0])
-            let two = try instance(
+            let one = try startInstance(on: stores[0])
+            let two = try startInstance(
                 try TestSite.webApp(version: "2", migrations: SessionMigrationTests.migrations), on: stores[1])
             defer {
                 Task {

@@ -94,7 +94,15 @@ public struct Coordinator<Step: FlowStep>: Sendable {
             outcome = .adapted
             adapted = replacement
         case .handled(nil): outcome = run.actions.isEmpty ? .unchanged : .navigated
-        case .notHandled, .gone: outcome = run.actions.isEmpty ? .ignored : .navigated
+        case .notHandled, .gone:
+            // The first flow's `adapt` may have replaced the step that no flow then navigated:
+            // it is recorded as adapted all the same (Docs/CONTRACT.md §3).
+            if case .step(let replacement) = run.steps.first?.adaptation, replacement != step {
+                outcome = .adapted
+                adapted = replacement
+            } else {
+                outcome = run.actions.isEmpty ? .ignored : .navigated
+            }
         }
         let navigation = try finish(run, trigger: trigger, outcome: outcome, adapted: adapted)
         tree = run.tree

@@ -40,7 +40,7 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
         let sessions = SessionService(
             app: app, store: store, ttlSeconds: configuration.sessionTTL,
             secret: configuration.sessionSecret ?? SessionIDs.randomSecret(),
-            retention: configuration.historyRetention,
+            retention: configuration.historyRetention, limits: configuration.sessionLimits,
             creationLimit: configuration.newSessionsPerMinute > 0
                 ? SessionCreationLimit(
                     perMinute: configuration.newSessionsPerMinute, burst: max(1, configuration.newSessionBurst)) : nil,

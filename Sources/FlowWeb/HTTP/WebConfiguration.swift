@@ -45,6 +45,8 @@ public struct WebConfiguration: Sendable {
     /// How much history each session keeps (by default its last 1,000 entries, older ones folded
     /// into a snapshot) and how often it records the state, for time travel.
     public var historyRetention: HistoryRetention
+    /// How large one session may grow (``SessionLimits``'s defaults: no real app reaches them).
+    public var sessionLimits: SessionLimits
     /// Everything from this origin only, no plugins, no `<base>`, forms posting only here, no
     /// framing. FlowServer's pages load one script and one style sheet of their own and nothing
     /// inline, so no nonce is needed.
@@ -60,11 +62,12 @@ public struct WebConfiguration: Sendable {
         eventStreamsPerSession: Int = 16, eventStreams: Int = 1000,
         contentSecurityPolicy: String = WebConfiguration.defaultContentSecurityPolicy,
         inspectorEnabled: Bool = true, metricsEnabled: Bool = true,
-        historyRetention: HistoryRetention = HistoryRetention(),
+        historyRetention: HistoryRetention = HistoryRetention(), sessionLimits: SessionLimits = SessionLimits(),
         inspectorGraph: (@Sendable () async throws -> FlowGraph)? = nil
     ) {
         self.inspectorGraph = inspectorGraph
         self.historyRetention = historyRetention
+        self.sessionLimits = sessionLimits
         self.sessionTTL = sessionTTL
         self.secureCookies = secureCookies
         self.publicDirectory = publicDirectory

@@ -11,6 +11,11 @@ public struct WebError: Error, Sendable, CustomStringConvertible {
     public let detail: String
     /// Extra headers (`Allow`, `Retry-After`).
     public var headers: HTTPHeaders = [:]
+    /// The problem's type (RFC 9457): `about:blank` — the status says it all — unless the
+    /// contract documents a type of its own (``SessionLimits/problemType``).
+    public var type = "about:blank"
+    /// The problem's extension members, by name, each value as JSON.
+    var members: [(name: String, json: String)] = []
 
     /// An error of `status`, with a short `title` and a `detail` a client can act on.
     public init(_ status: HTTPStatus, _ title: String, _ detail: String, headers: HTTPHeaders = [:]) {
@@ -63,10 +68,11 @@ public struct WebError: Error, Sendable, CustomStringConvertible {
     /// The answer for the JSON API: `application/problem+json` (RFC 9457).
     public var problem: Response {
         let document: [(String, String)] = [
-            ("type", "about:blank"), ("title", title), ("detail", detail),
+            ("type", type), ("title", title), ("detail", detail),
         ]
         var json = "{"
         for (key, value) in document { json += "\"\(key)\":\(Self.quote(value))," }
+        for member in members { json += "\"\(member.name)\":\(member.json)," }
         json += "\"status\":\(status.code)}"
         var response = Response(status: status, contentType: .problemJSON, body: Array(json.utf8))
         for field in headers { response.headers.add(field.name, field.value) }

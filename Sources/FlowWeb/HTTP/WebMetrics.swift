@@ -76,38 +76,41 @@ public final class WebMetrics: Sendable {
         }
     }
 
-    func recordNavigation(_ outcome: NavigationOutcome) {
+    /// Adds one to counter `flowserver_<name>_total` with `labels`.
+    private func count(_ name: String, help: String, labels: [(String, String)] = []) {
         registry.makeCounter(
             descriptor: MetricNameDescriptor(
-                namespace: "flowserver", metricName: "navigations", unitName: "total",
-                helpText: "Navigations by outcome"),
-            labels: [("outcome", outcome.rawValue)]
+                namespace: "flowserver", metricName: name, unitName: "total", helpText: help),
+            labels: labels
         ).increment()
+    }
+
+    func recordNavigation(_ outcome: NavigationOutcome) {
+        count("navigations", help: "Navigations by outcome", labels: [("outcome", outcome.rawValue)])
     }
 
     func recordSessionRestart(_ cause: String) {
-        registry.makeCounter(
-            descriptor: MetricNameDescriptor(
-                namespace: "flowserver", metricName: "session_restarts", unitName: "total",
-                helpText: "Stored sessions the app could no longer read, set aside and started again, by cause"),
-            labels: [("cause", cause)]
-        ).increment()
+        count(
+            "session_restarts",
+            help: "Stored sessions the app could no longer read, set aside and started again, by cause",
+            labels: [("cause", cause)])
+    }
+
+    func recordLimitRefusal(_ limit: SessionLimit) {
+        count(
+            "session_limit_refusals",
+            help: "Navigations refused because they would take a session past a limit, by limit",
+            labels: [("limit", limit.rawValue)])
     }
 
     func recordCommitConflict() {
-        registry.makeCounter(
-            descriptor: MetricNameDescriptor(
-                namespace: "flowserver", metricName: "commit_conflicts", unitName: "total",
-                helpText: "Commits that lost to another writer of the session and were applied again")
-        ).increment()
+        count("commit_conflicts", help: "Commits that lost to another writer of the session and were applied again")
     }
 
     func recordRateLimited() {
-        registry.makeCounter(
-            descriptor: MetricNameDescriptor(
-                namespace: "flowserver", metricName: "new_sessions_refused", unitName: "total",
-                helpText: "New sessions not stored because their client address went over its rate (answered 429)")
-        ).increment()
+        count(
+            "new_sessions_refused",
+            help: "New sessions not stored because their client address went over its rate (answered 429)")
     }
 
     func setLiveSessions(_ count: Int) {

@@ -52,7 +52,8 @@ public struct HistoryEntry: Codable, Sendable, Hashable {
     public var top: Top
     /// The session's version afterwards.
     public var version: Int
-    /// Why the session started again, on a ``Source/restart`` entry (left out elsewhere).
+    /// Why the session started again, on a ``Source/restart`` entry, or which of the session's
+    /// limits refused a navigation (``SessionLimits``); left out elsewhere.
     public var reason: String? = nil
 
     private enum CodingKeys: String, CodingKey {

@@ -9,8 +9,9 @@ import Foundation
 /// Stored as `[at, source, version, url?, navigation]` (``StoredNavigation``), `at` in
 /// milliseconds since 1970; the sequence number is the ``HistoryRecord``'s. An entry that carries
 /// a snapshot of the state it led to (see ``HistoryRetention``) has two more fields: the tree's
-/// JSON and the app data's (or `null`), `[…, navigation, tree, appData]`, and a restart entry
-/// its reason after them, `[…, navigation, tree, appData, reason]`. The start entry
+/// JSON and the app data's (or `null`), `[…, navigation, tree, appData]`; a restart entry, and
+/// one refused by a session limit, its reason after them, `[…, navigation, tree, appData,
+/// reason]`, the tree and app data `null` when it keeps no snapshot. The start entry
 /// stores `null` as its time, which is the session's creation time: so every session that starts
 /// the same way stores the same bytes, and ``SessionService`` shares one copy of them.
 ///
@@ -26,7 +27,8 @@ struct StoredEntry<Step: FlowStep> {
     var navigation: Navigation<Step>
     /// The state the entry led to, on the entries that keep one.
     var snapshot: StateSnapshot?
-    /// Why the session started again, on a restart entry (which always keeps a snapshot).
+    /// Why the session started again, on a restart entry (which always keeps a snapshot), or
+    /// which limit refused the navigation, on a `rejected` one.
     var reason: String?
 
     init(
@@ -63,13 +65,13 @@ struct StoredEntry<Step: FlowStep> {
         let stored = Positional(
             at: at, source: source, url: url, version: version, navigation: StoredNavigation(navigation))
         var bytes = try CompactJSONEncoder().encode(stored)
-        if let snapshot {
+        if snapshot != nil || reason != nil {
             // The tree and app data are JSON already: written as they are, not as strings.
             bytes.removeLast()  // "]"
             bytes.append(UInt8(ascii: ","))
-            bytes += snapshot.tree
+            bytes += snapshot?.tree ?? Array("null".utf8)
             bytes.append(UInt8(ascii: ","))
-            bytes += snapshot.appData.isEmpty ? Array("null".utf8) : snapshot.appData
+            bytes += snapshot.map { $0.appData.isEmpty ? Array("null".utf8) : $0.appData } ?? Array("null".utf8)
             if let reason {
                 bytes.append(UInt8(ascii: ","))
                 bytes += try CompactJSONEncoder().encode(reason)
@@ -128,7 +130,9 @@ struct StoredEntry<Step: FlowStep> {
             if !fields.isAtEnd {
                 let tree = try fields.decode(JSON.self)
                 let appData = try fields.decode(JSON.self)
-                snapshot = StateSnapshot(tree: tree.bytes, appData: appData == .null ? [] : appData.bytes)
+                if tree != .null {
+                    snapshot = StateSnapshot(tree: tree.bytes, appData: appData == .null ? [] : appData.bytes)
+                }
                 if !fields.isAtEnd { reason = try fields.decode(String.self) }
             }
         }

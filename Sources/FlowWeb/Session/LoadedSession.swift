@@ -130,4 +130,6 @@ struct PendingEntry<Step: FlowStep>: Sendable {
     var source: HistoryEntry.Source
     var navigation: Navigation<Step>
     var url: String?
+    /// Why the navigation was refused, when a session limit refused it.
+    var reason: String? = nil
 }

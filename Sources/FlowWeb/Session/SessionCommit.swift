@@ -34,7 +34,7 @@ struct SessionCommit<Step: FlowStep>: Sendable {
             stored.append(
                 StoredEntry(
                     seq: record.lastSeq, at: now, source: entry.source, url: entry.url, version: record.version,
-                    navigation: entry.navigation))
+                    navigation: entry.navigation, reason: entry.reason))
         }
         do {
             record.tree = try session.tree.jsonBytes()

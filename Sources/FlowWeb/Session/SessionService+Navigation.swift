@@ -13,11 +13,12 @@ extension SessionService {
     /// Moves `known` under its lock — the one way a request navigates a session (a visit, a deep
     /// link, a step from a link, a form or the API). `body` decides on the session as it is under
     /// the lock, calling ``visit(_:in:)`` or ``apply(_:from:to:)``; what it navigated becomes a
-    /// history entry from `source` (with `url`, for visits and deep links), logged and counted,
-    /// and is committed with the session before anyone is answered (see ``update(_:_:)``).
+    /// history entry from `source` (with `url`, for visits and deep links), committed with the
+    /// session before anyone is answered, logged and counted (see ``update(_:_:)``).
     ///
-    /// - Throws: what `body` throws, and ``WebError`` `404` when the session is gone, `429` or
-    ///   `503` as ``update(_:_:)`` does.
+    /// - Throws: what `body` throws, and ``WebError`` `404` when the session is gone, `409` when
+    ///   the navigation would take it past one of its ``SessionLimits``, `429` or `503` as
+    ///   ``update(_:_:)`` does.
     ///
     /// With `changing` false (a `HEAD`, a fetch that is not a navigation: ``RequestIntent/look``),
     /// `body` runs on a copy of `known` instead, and nothing is locked, recorded, logged or stored:
@@ -31,11 +32,10 @@ extension SessionService {
             let decided = try await body(&copy)
             return UpdatedSession(result: decided.result, session: copy)
         }
-        return try await update(known) { [self] (session: inout LoadedSession) async throws(WebError) in
+        return try await update(known) { (session: inout LoadedSession) async throws(WebError) in
             let decided = try await body(&session)
             guard let navigation = decided.navigation else { return Change(result: decided.result, save: decided.save) }
             let entry = PendingEntry(source: source, navigation: navigation, url: url)
-            record(entry, of: session)
             return Change(result: decided.result, entries: [entry], save: decided.save)
         }
     }
@@ -54,20 +54,5 @@ extension SessionService {
         do { return try await coordinator.apply(step, from: from, to: &session.tree) } catch {
             throw .internalError("the step could not be applied: \(error)")
         }
-    }
-
-    /// Logs `entry` of `session` (at info level) and counts it by outcome.
-    private func record(_ entry: PendingEntry<Step>, of session: LoadedSession) {
-        metrics?.recordNavigation(entry.navigation.outcome)
-        var step = "-"
-        if case .step(let value, _) = entry.navigation.trigger {
-            step = (try? WireStep(value))?.canonical ?? "\(value)"
-        }
-        logger.info(
-            "navigation",
-            metadata: [
-                "session": "\(session.record.id.prefix(8))", "source": "\(entry.source.rawValue)", "step": "\(step)",
-                "outcome": "\(entry.navigation.outcome.rawValue)", "top": "\(entry.navigation.topURL)",
-            ])
     }
 }

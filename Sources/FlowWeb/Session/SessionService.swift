@@ -31,6 +31,8 @@ final class SessionService<Step: FlowStep>: Sendable {
     let lifetime: SessionLifetime
     /// How much history each session keeps, and how often it records snapshots.
     let retention: HistoryRetention
+    /// How large a session may grow.
+    let limits: SessionLimits
     let decoder: StoredSessionDecoder
     /// Mints and checks session ids and derives their CSRF tokens.
     let ids: SessionIDs
@@ -55,7 +57,8 @@ final class SessionService<Step: FlowStep>: Sendable {
 
     init(
         app: WebApp<Step>, store: any SessionStore, ttlSeconds: Int, secret: [UInt8],
-        retention: HistoryRetention = HistoryRetention(), creationLimit: SessionCreationLimit? = nil,
+        retention: HistoryRetention = HistoryRetention(), limits: SessionLimits = SessionLimits(),
+        creationLimit: SessionCreationLimit? = nil,
         events: SessionEvents = SessionEvents(limits: .init(perSession: 16, total: 1000)),
         observers: [any NavigationObserver<Step>],
         metrics: WebMetrics? = nil, logger: Logger = Logger(label: "FlowWeb"),
@@ -74,6 +77,7 @@ final class SessionService<Step: FlowStep>: Sendable {
         self.store = store
         lifetime = SessionLifetime(ttlSeconds: ttlSeconds)
         self.retention = retention
+        self.limits = limits
         decoder = StoredSessionDecoder(
             registry: app.flows.registry, migrator: SessionMigrator(migrations: app.migrations))
         self.clock = clock
@@ -154,8 +158,8 @@ final class SessionService<Step: FlowStep>: Sendable {
         do {
             // The history is folded once the lock is released: dropping entries a stored snapshot
             // covers needs no lock, and the session's next change need not wait for it.
-            let (updated, folding) = try await locks.withLock(id) {
-                () async throws -> (UpdatedSession<Result>, SessionCommit<Step>?) in
+            let (updated, folding, refusal) = try await locks.withLock(id) {
+                () async throws -> (UpdatedSession<Result>, SessionCommit<Step>?, LimitCrossing?) in
                 let current: LoadedSession?
                 if known.isStored, let latest = self.decoded.latest(id), latest.record.version >= known.record.version {
                     // What this instance read or committed since `known` was read, as fresh as
@@ -168,29 +172,32 @@ final class SessionService<Step: FlowStep>: Sendable {
                     throw WebError.notFound("this session does not exist or has expired")
                 }
                 session.client = known.client
-                let appData = session.tree.appData
+                let before = session
                 let change = try await body(&session)
-                guard change.commits else { return (UpdatedSession(result: change.result, session: session), nil) }
+                guard change.commits else { return (UpdatedSession(result: change.result, session: session), nil, nil) }
                 do {
-                    let prepared = try SessionCommit(
-                        session, entries: change.entries, appDataBefore: appData, now: self.clock(),
-                        lifetime: self.lifetime, retention: self.retention, appVersion: self.app.version)
+                    let prepared = try self.prepare(session, before: before, entries: change.entries)
+                    let commit = prepared.commit
                     if session.isStored {
                         try await self.store.commit(
-                            prepared.record, expectedVersion: session.record.version, entries: prepared.history)
+                            commit.record, expectedVersion: session.record.version, entries: commit.history)
                     } else {
                         try self.admit(session)
                         let start = try await self.initial.value().startRecord
-                        try await self.store.create(prepared.record, entries: [start] + prepared.history)
+                        try await self.store.create(commit.record, entries: [start] + commit.history)
                     }
                     self.calls.health.succeeded()
-                    return (UpdatedSession(result: change.result, session: self.committed(prepared, session)), prepared)
+                    self.recordCommitted(prepared)
+                    let updated = UpdatedSession(
+                        result: change.result, session: self.committed(commit, prepared.session))
+                    return (updated, commit, prepared.refusal)
                 } catch let error as StoreError where error.isConflict || error.isDuplicate {
                     self.metrics?.recordCommitConflict()
                     return try await self.updateExclusively(id, body)
                 }
             }
             if let folding { await fold(folding) }
+            if let refusal { throw refusal.error }
             return updated
         } catch let error as WebError {
             throw error
@@ -216,10 +223,10 @@ final class SessionService<Step: FlowStep>: Sendable {
     /// the commit made, if any (whose history is still to fold).
     private func updateExclusively<Result: Sendable>(
         _ id: String, _ body: @escaping @Sendable (inout LoadedSession) async throws(WebError) -> Change<Result>
-    ) async throws -> (UpdatedSession<Result>, SessionCommit<Step>?) {
+    ) async throws -> (UpdatedSession<Result>, SessionCommit<Step>?, LimitCrossing?) {
         let now = clock()
         let outcome = try await store.exclusiveUpdate(id) {
-            record -> ExclusiveChange<Swift.Result<(Result, LoadedSession, SessionCommit<Step>?), WebError>> in
+            record -> ExclusiveChange<Swift.Result<(Result, LoadedSession, PreparedChange?), WebError>> in
             guard let record, !record.isDeleted, record.expiresAt > now else {
                 return ExclusiveChange(
                     commit: nil, outcome: .failure(.notFound("this session does not exist or has expired")))
@@ -231,22 +238,26 @@ final class SessionService<Step: FlowStep>: Sendable {
                 } catch {
                     throw error.webError
                 }
-                let appData = session.tree.appData
+                let before = session
                 let change = try await body(&session)
                 guard change.commits else {
                     return ExclusiveChange(commit: nil, outcome: .success((change.result, session, nil)))
                 }
-                let prepared = try SessionCommit(
-                    session, entries: change.entries, appDataBefore: appData, now: self.clock(),
-                    lifetime: self.lifetime, retention: self.retention, appVersion: self.app.version)
+                let prepared = try self.prepare(session, before: before, entries: change.entries)
                 return ExclusiveChange(
-                    commit: (prepared.record, prepared.history), outcome: .success((change.result, session, prepared)))
+                    commit: (prepared.commit.record, prepared.commit.history),
+                    outcome: .success((change.result, prepared.session, prepared)))
             } catch {
                 return ExclusiveChange(commit: nil, outcome: .failure(error))
             }
         }
         let (result, session, prepared) = try outcome.get()
-        return (UpdatedSession(result: result, session: prepared.map { committed($0, session) } ?? session), prepared)
+        guard let prepared else { return (UpdatedSession(result: result, session: session), nil, nil) }
+        recordCommitted(prepared)
+        return (
+            UpdatedSession(result: result, session: committed(prepared.commit, session)), prepared.commit,
+            prepared.refusal
+        )
     }
 
     /// The history entries of `session` after `after`, at most `limit`.

@@ -15,6 +15,8 @@ enum TestStep: FlowStep {
     case trendingsAreRequired, castListAreRequired
     case alert(message: String)
     case noop, loop, twoForwards, refuseMe
+    /// Adapted by the lists to `noop`, which no flow navigates.
+    case adaptToNoop
 }
 
 struct AppFlow: Flow {
@@ -89,6 +91,8 @@ struct MoviesFlow: Flow {
             return aboutRequests.isMultiple(of: 2) ? .step(step) : .step(.unauthorized)
         case .refuseMe:
             return .refuse
+        case .adaptToNoop:
+            return .step(.noop)
         default:
             return .step(step)
         }
