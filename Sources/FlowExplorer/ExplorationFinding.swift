@@ -19,6 +19,10 @@ public struct ExplorationFinding: Sendable, Hashable, CustomStringConvertible {
         case replayMismatch
         /// A tree with more nodes than the bound (a leak: pages pushed and never popped).
         case treeTooLarge
+        /// A path that, repeated, grows a session by the same amount each time: the session
+        /// reaches one of its `SessionLimits` (a flow that pushes without end), or a state
+        /// already holds most of one (four fifths or more).
+        case limitReachable
     }
 
     /// What kind of problem.

@@ -14,6 +14,10 @@ struct ExplorationRun<Step: FlowStep> {
         var path: [String]
         var node: FlowGraph.Node
         var topURL: String
+        /// The state it was found from (`nil`: the start).
+        var parent: Int?
+        /// Its size, as the session limits measure it.
+        var size: SessionSize
     }
 
     /// One thing a user can do in a state.
@@ -46,6 +50,10 @@ struct ExplorationRun<Step: FlowStep> {
     private var graph = FlowGraph()
     private var findings: [ExplorationFinding] = []
     private var reported: Set<String> = []
+    /// The pages whose growing paths were reported.
+    private var growingPages: Set<FlowGraph.Node> = []
+    /// The limits a state came near.
+    private var nearLimits: Set<SessionLimit> = []
     private var reachedPages: Set<String> = []
     private var shownURLs: Set<String> = []
     private var answeredRoutes: Set<String> = []
@@ -61,7 +69,7 @@ struct ExplorationRun<Step: FlowStep> {
         let initial = try await coordinator.start().tree
         try add(
             .initial, tree: initial, key: StateKey(tree: initial.jsonBytes(), appData: initial.appDataJSON()),
-            path: [], depth: 0)
+            path: [], depth: 0, parent: nil)
         var next = 0
         while next < states.count {
             let index = next
@@ -194,7 +202,8 @@ struct ExplorationRun<Step: FlowStep> {
                 return true
             }
             // A state that does not replay is reported once, not again for every state after it.
-            try add(snapshot, tree: tree, key: key, path: path, depth: replays ? depths[index] + 1 : Int.max)
+            try add(
+                snapshot, tree: tree, key: key, path: path, depth: replays ? depths[index] + 1 : Int.max, parent: index)
         }
         return true
     }
@@ -211,7 +220,7 @@ struct ExplorationRun<Step: FlowStep> {
     }
 
     private mutating func add(
-        _ snapshot: SessionSnapshot, tree: NavigationTree, key: StateKey, path: [String], depth: Int
+        _ snapshot: SessionSnapshot, tree: NavigationTree, key: StateKey, path: [String], depth: Int, parent: Int?
     )
         throws
     {
@@ -220,7 +229,16 @@ struct ExplorationRun<Step: FlowStep> {
             return
         }
         seen[key] = states.count
-        states.append(State(key: key, snapshot: snapshot, tree: tree, path: path, node: node, topURL: top.url))
+        let bytes: Int
+        switch snapshot {
+        case .initial: bytes = try tree.jsonBytes().count
+        case .stored(let record, _): bytes = record.tree.count
+        }
+        states.append(
+            State(
+                key: key, snapshot: snapshot, tree: tree, path: path, node: node, topURL: top.url, parent: parent,
+                size: SessionSize(tree.size, stateBytes: bytes)))
+        checkLimits(of: states.count - 1)
         let size = tree.pages.count + tree.flows.count
         var depth = depth
         if size > explorer.bounds.nodesPerTree, depth != Int.max {
@@ -247,6 +265,50 @@ struct ExplorationRun<Step: FlowStep> {
         for (url, path) in answeredDeepLinks.sorted(by: { $0.key < $1.key }) where !shownURLs.contains(url) {
             report(.deepLinkTargetNeverShown, "the deep link \(url) answered, but no explored state shows it", path)
         }
+    }
+
+    /// Reports state `index` when it holds four fifths of a session limit or more, or when the
+    /// path to it grows the session without end: its last actions, offered by the pages, are the
+    /// ones before them (params aside) and lead back to the same page of the same flow as the
+    /// two times before, each time adding the same nodes.
+    private mutating func checkLimits(of index: Int) {
+        let state = states[index]
+        let limits = explorer.limits
+        if let near = SessionLimit.allCases.first(where: { state.size[$0] * 5 >= limits[$0] * 4 }) {
+            // Once per limit: the first such state, on the shortest path.
+            if nearLimits.insert(near).inserted {
+                let what = "\(state.size[near]) of at most \(limits[near]) (\(near.rawValue))"
+                report(.limitReachable, "the session at \(state.topURL) holds \(what)", state.path)
+            }
+            return
+        }
+        var earlier: [State] = []
+        var cursor = state.parent
+        while let ancestor = cursor, earlier.count < 2 {
+            if states[ancestor].node == state.node { earlier.append(states[ancestor]) }
+            cursor = states[ancestor].parent
+        }
+        guard earlier.count == 2, !growingPages.contains(state.node) else { return }
+        let (last, first) = (earlier[0], earlier[1])
+        let length = state.path.count - last.path.count
+        let growth = state.size.minus(last.size)
+        // The same offered actions (deep links are typed, not offered), params aside.
+        let actions = state.path.suffix(2 * length).map { $0.prefix { $0 != "?" } }
+        guard length == last.path.count - first.path.count, actions.count == 2 * length,
+            actions.prefix(length).elementsEqual(actions.suffix(length)),
+            !actions.contains(where: { $0.hasPrefix("deep link") }), growth.nodes > 0 || growth.stackDepth > 0,
+            growth.nodes == last.size.minus(first.size).nodes,
+            growth.stackDepth == last.size.minus(first.size).stackDepth
+        else { return }
+        let reached = SessionLimit.allCases.filter { growth[$0] > 0 }.map { limit in
+            (limit: limit, repetitions: (limits[limit] - state.size[limit] + growth[limit] - 1) / growth[limit])
+        }
+        guard let first = reached.min(by: { $0.repetitions < $1.repetitions }) else { return }
+        growingPages.insert(state.node)
+        report(
+            .limitReachable,
+            "the last \(length) action(s) of this path lead back to \(state.node.page) (\(state.topURL)) adding \(growth.nodes) pages and flows, as the two times before: repeated about \(first.repetitions) more times, the session reaches its limit of \(limits[first.limit]) (\(first.limit.rawValue))",
+            state.path)
     }
 
     /// Records a finding, once per kind and message.

@@ -29,37 +29,42 @@ public final class FlowExplorer<Step: FlowStep>: Sendable {
     public let samples: ExplorationSamples
     /// How far it goes.
     public let bounds: ExplorationBounds
+    /// The app's session limits: the explorer's server refuses what they refuse, and a path
+    /// that grows a session without end is reported with the limit it reaches.
+    public let limits: SessionLimits
     private let store = MemorySessionStore()
     private let responder: FlowWebResponder<Step>
     private let cookieName = WebConfiguration.cookieName
 
-    /// An explorer of `app` rendered with `templates`.
+    /// An explorer of `app` rendered with `templates`, its sessions bounded by `limits`.
     public init(
         app: WebApp<Step>, templates: TemplateLibrary, samples: ExplorationSamples = ExplorationSamples(),
-        bounds: ExplorationBounds = ExplorationBounds()
+        bounds: ExplorationBounds = ExplorationBounds(), limits: SessionLimits = SessionLimits()
     ) {
         self.app = app
         self.samples = samples
         self.bounds = bounds
+        self.limits = limits
         var logger = Logger(label: "FlowExplorer")
         logger.logLevel = .error
         responder = FlowWebResponder(
             app: app, store: store, templates: templates,
-            configuration: WebConfiguration(newSessionsPerMinute: 0, inspectorEnabled: false, metricsEnabled: false),
+            configuration: WebConfiguration(
+                newSessionsPerMinute: 0, inspectorEnabled: false, metricsEnabled: false, sessionLimits: limits),
             logger: logger)
     }
 
     /// An explorer of `app` with the templates in `templatesDirectory` over FlowServer's
-    /// defaults.
+    /// defaults, its sessions bounded by `limits`.
     ///
     /// - Throws: the templates' `TemplateError`, or `WebAppError` for a page without a template.
     public convenience init(
         app: WebApp<Step>, templatesDirectory: String, samples: ExplorationSamples = ExplorationSamples(),
-        bounds: ExplorationBounds = ExplorationBounds()
+        bounds: ExplorationBounds = ExplorationBounds(), limits: SessionLimits = SessionLimits()
     ) throws {
         let templates = try FlowWebDefaults.templates(directory: templatesDirectory)
         try app.checkTemplates(templates, loadedFrom: templatesDirectory)
-        self.init(app: app, templates: templates, samples: samples, bounds: bounds)
+        self.init(app: app, templates: templates, samples: samples, bounds: bounds, limits: limits)
     }
 
     /// Explores the app and reports what it found.

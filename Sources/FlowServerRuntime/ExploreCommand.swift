@@ -44,6 +44,10 @@ struct ExploreCommand: ParsableCommand {
         name: .customLong("links-per-step"), help: "Links of a page sending the same step followed per state (0: all).")
     var linksPerStep = 2
 
+    /// The app's session limits, which the exploration reports any path of growing without end
+    /// against.
+    @OptionGroup var limits: SessionLimitOptions
+
     func validate() throws {
         guard depth >= 1, states >= 1, linksPerStep >= 0 else {
             throw ValidationError("--depth and --states must be at least 1, --links-per-step at least 0")
@@ -67,7 +71,8 @@ extension FlowServerRuntime {
         let report: ExplorationReport
         do {
             let explorer = try FlowExplorer(
-                app: try makeApp(), templatesDirectory: options.templates, samples: samples, bounds: options.bounds)
+                app: try makeApp(), templatesDirectory: options.templates, samples: samples, bounds: options.bounds,
+                limits: options.limits.sessionLimits)
             report = try await explorer.explore()
         } catch {
             fail("\(error)")

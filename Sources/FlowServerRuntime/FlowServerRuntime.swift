@@ -231,7 +231,8 @@ public enum FlowServerRuntime {
             newSessionBurst: options.newSessionBurst,
             trustedProxies: Set(options.trustedProxies), eventStreamsPerSession: options.maxEventStreamsPerSession,
             eventStreams: options.maxEventStreams, inspectorEnabled: options.inspector, metricsEnabled: options.metrics,
-            historyRetention: HistoryRetention(limit: options.historyLimit), sessionLimits: options.sessionLimits)
+            historyRetention: HistoryRetention(limit: options.historyLimit), sessionLimits: options.limits.sessionLimits
+        )
     }
 
     private static func serverConfiguration(_ options: ServerOptions) -> HTTPServer.Configuration {

@@ -57,36 +57,9 @@ public struct ServerOptions: ParsableArguments, Sendable {
         help: "History entries each session keeps; older ones are folded into a snapshot (0: keep all).")
     public var historyLimit = 1000
 
-    /// `--max-session-nodes`: the most pages and flows one session's tree may hold.
-    @Option(
-        name: .customLong("max-session-nodes"),
-        help: "The most pages and flows one session's tree may hold; a step past it is refused (409).")
-    public var maxSessionNodes = SessionLimits().nodes
-
-    /// `--max-stack-depth`: the most pages or flows on one stack of a session.
-    @Option(
-        name: .customLong("max-stack-depth"),
-        help: "The most pages or flows on one stack of a session; a push past it is refused (409).")
-    public var maxStackDepth = SessionLimits().stackDepth
-
-    /// `--max-session-state`: the most bytes of one session's stored navigation state.
-    @Option(
-        name: .customLong("max-session-state"),
-        help: "The most bytes of one session's stored navigation state (its tree's JSON); a step past it is refused.")
-    public var maxSessionState = SessionLimits().stateBytes
-
-    /// `--max-app-data`: the most bytes of one session's stored app data.
-    @Option(
-        name: .customLong("max-app-data"),
-        help: "The most bytes of one session's stored app data (its JSON); a step past it is refused (409).")
-    public var maxAppData = SessionLimits().appDataBytes
-
-    /// The session limits the flags set.
-    public var sessionLimits: SessionLimits {
-        SessionLimits(
-            nodes: maxSessionNodes, stackDepth: maxStackDepth, stateBytes: maxSessionState,
-            appDataBytes: maxAppData)
-    }
+    /// `--max-session-nodes`, `--max-stack-depth`, `--max-session-state`, `--max-app-data`: how
+    /// large one session may grow.
+    @OptionGroup public var limits: SessionLimitOptions
 
     /// `--threads`: server threads (default: the number of cores).
     @Option(help: "Server threads (default: the number of cores).")
@@ -194,11 +167,6 @@ public struct ServerOptions: ParsableArguments, Sendable {
         }
         guard historyLimit >= 0 else {
             throw ValidationError("--history-limit must not be negative (0: keep all), got \(historyLimit)")
-        }
-        guard maxSessionNodes >= 1, maxStackDepth >= 1, maxSessionState >= 1, maxAppData >= 1 else {
-            throw ValidationError(
-                "--max-session-nodes, --max-stack-depth, --max-session-state and --max-app-data must be at least 1, got \(maxSessionNodes), \(maxStackDepth), \(maxSessionState) and \(maxAppData)"
-            )
         }
         guard maxConnections >= 1 else {
             throw ValidationError("--max-connections must be at least 1, got \(maxConnections)")

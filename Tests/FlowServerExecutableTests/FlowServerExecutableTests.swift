@@ -113,6 +113,17 @@ struct ExploreCommandTests {
         #expect(report.contains("0 findings"), "\(report)")
     }
 
+    @Test("explore reports a session coming near the limits it is given (--max-session-nodes), once per limit")
+    func exploreAgainstLimits() throws {
+        let explore = try FlowServerProcess(
+            ["explore", "--templates", templates, "--depth", "3", "--max-session-nodes", "16"])
+        let status = explore.waitForExit(seconds: 60)
+        let report = explore.standardError
+        #expect(status == 1, "\(report)")
+        let near = report.split(separator: "\n").filter { $0.hasPrefix("limitReachable:") }
+        #expect(near.count == 1 && near[0].hasSuffix("of at most 16 (nodes)"), "\(report)")
+    }
+
     @Test("writes SVG with Graphviz to --output; a bad format is exit status 2")
     func svg() throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("flows-\(UUID().uuidString).svg")

@@ -120,8 +120,12 @@ struct ExplorerFindingTests {
         #expect(
             kinds == [
                 .serverError, .renderError, .deadEnd, .unreachedPage, .unreachedRoute, .deepLinkTargetNeverShown,
-                .replayMismatch, .treeTooLarge,
+                .replayMismatch, .treeTooLarge, .limitReachable,
             ], "\(report.findings)")
+        let growing = try #require(report.findings.first { $0.kind == .limitReachable })
+        #expect(
+            growing.message.contains("lead back to level") && growing.message.contains("(stack-depth)"), "\(growing)")
+        #expect(growing.path.count >= 3 && growing.path.suffix(2).allSatisfy { $0.hasPrefix("link /_step/deeper") })
         let render = try #require(report.findings.first { $0.kind == .renderError })
         #expect(render.message.contains("/levels/3") && render.path.count == 3, "\(render)")
         let deadEnd = try #require(report.findings.first { $0.kind == .deadEnd })
@@ -136,6 +140,17 @@ struct ExplorerFindingTests {
         #expect(dot.contains("subgraph \"cluster_broken\""))
         #expect(dot.contains("\"broken.start\" -> \"broken.level\" [label=\"deeper\nmoving\"]"))
         #expect(dot.contains("\"broken.start\" -> \"broken.trap\" [label=\"trap\"]"))
+    }
+
+    @Test("a state holding four fifths of a session limit is reported with its path")
+    func nearLimit() async throws {
+        let report = try await FlowExplorer(
+            app: try brokenApp(), templatesDirectory: try brokenTemplates().path,
+            bounds: ExplorationBounds(depth: 3), limits: SessionLimits(nodes: 5)
+        ).explore()
+        let near = try #require(report.findings.first { $0.kind == .limitReachable }, "\(report.findings)")
+        #expect(near.message.contains("holds 4 of at most 5 (nodes)"), "\(near)")
+        #expect(!near.path.isEmpty)
     }
 
     @Test("a route given no samples is not tried, and not reported as unreached")

@@ -29,6 +29,16 @@ public struct SessionLimits: Sendable, Hashable {
         self.appDataBytes = appDataBytes
     }
 
+    /// The value of `limit`.
+    public subscript(limit: SessionLimit) -> Int {
+        switch limit {
+        case .nodes: nodes
+        case .stackDepth: stackDepth
+        case .stateBytes: stateBytes
+        case .appDataBytes: appDataBytes
+        }
+    }
+
     /// The `type` of the problem that answers an API request refused by a limit.
     public static let problemType = "tag:flowserver.dev,2026:session-limit"
 
@@ -36,14 +46,13 @@ public struct SessionLimits: Sendable, Hashable {
     /// a measure over its limit that the change made larger.
     func crossing(before: LoadedSession, after: LoadedSession, record: SessionRecord) -> LimitCrossing? {
         let (old, new) = (before.tree.size, after.tree.size)
-        let measures: [(SessionLimit, maximum: Int, old: Int, new: Int)] = [
-            (.nodes, nodes, old.nodes, new.nodes),
-            (.stackDepth, stackDepth, old.deepestStack, new.deepestStack),
-            (.stateBytes, stateBytes, before.record.tree.count, record.tree.count),
-            (.appDataBytes, appDataBytes, before.record.appData.count, record.appData.count),
+        let measures: [(SessionLimit, old: Int, new: Int)] = [
+            (.nodes, old.nodes, new.nodes), (.stackDepth, old.deepestStack, new.deepestStack),
+            (.stateBytes, before.record.tree.count, record.tree.count),
+            (.appDataBytes, before.record.appData.count, record.appData.count),
         ]
-        return measures.first { $0.new > $0.maximum && $0.new > $0.old }.map {
-            LimitCrossing(limit: $0.0, maximum: $0.maximum, reached: $0.new)
+        return measures.first { $0.new > self[$0.0] && $0.new > $0.old }.map {
+            LimitCrossing(limit: $0.0, maximum: self[$0.0], reached: $0.new)
         }
     }
 }
