@@ -41,6 +41,11 @@ struct PropertyTests {
                 history.append(navigation)
                 // Rule 12: valid, exactly one top page with a derived URL.
                 try tree.validate(app.registry)
+                // Its JSON, written with each page's unchanging part kept, reads back as the same
+                // tree, and the size measured while writing it is the tree's.
+                let (json, size) = try tree.jsonBytesAndSize()
+                #expect(try NavigationTree(json: json, appData: tree.appDataJSON(), registry: app.registry) == tree)
+                #expect(size == tree.size)
                 let top = try #require(tree.top)
                 #expect(top.url == top.page.path)
                 // Rule 8: no flow without pages (validate checks it) — and no ended flow left behind.

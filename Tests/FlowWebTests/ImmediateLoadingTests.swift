@@ -60,8 +60,9 @@ struct ImmediateLoadingTests {
         let created = try await service.create(client: nil)
         let id = created.record.id
         let chromes = Mutex(0)
+        let top = try #require(created.tree.top?.url)
         let show: @Sendable () -> ShownSession? = {
-            fastPath.show(id) { (session) throws(WebError) in
+            fastPath.show(id, at: top) { (session) throws(WebError) in
                 chromes.withLock { $0 += 1 }
                 return try PageChrome(session.tree, app: app.pages)
             }
@@ -83,6 +84,8 @@ struct ImmediateLoadingTests {
         try store.commit(changed, expectedVersion: created.record.version, entries: [])
         #expect(show()?.session.record.version == changed.version)
         #expect(chromes.withLock { $0 } == 2)
-        #expect(fastPath.show("nobody") { _ throws(WebError) in fatalError("not made") } == nil)
+        #expect(fastPath.show("nobody", at: top) { _ throws(WebError) in fatalError("not made") } == nil)
+        // A visit to another page is the async path's: nothing is made for it.
+        #expect(fastPath.show(id, at: "/elsewhere") { _ throws(WebError) in fatalError("not made") } == nil)
     }
 }

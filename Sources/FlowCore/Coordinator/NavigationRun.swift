@@ -360,9 +360,14 @@ struct NavigationRun<Step: FlowStep> {
         }
     }
 
-    /// Ends every flow left without pages, with its subtree (rule 8); the root stays.
+    /// Ends every flow left without pages, with its subtree (rule 8); the root stays. Only a
+    /// page or flow leaving, or a flow starting, can leave a flow without pages: a run of pushes,
+    /// tab selections and pages presented needs no look at the tree.
     mutating func prune() {
-        guard tree.root.containsEmptyFlow else { return }
+        let harmless: Set<NavigationAction.Kind> = [.push, .select, .present]
+        guard actions.contains(where: { !harmless.contains($0.kind) || ($0.kind == .present && $0.page == nil) }),
+            tree.root.containsEmptyFlow
+        else { return }
         while let empty = tree.flows.dropFirst().first(where: { !$0.hasPages }) {
             removeFlow(empty.id)
         }

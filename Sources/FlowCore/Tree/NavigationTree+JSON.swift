@@ -4,7 +4,14 @@
 /// wrote. This path is the one stores use on every request.
 extension NavigationTree {
     /// The tree as compact JSON (what stores keep).
-    public func jsonBytes() throws -> [UInt8] { try jsonValue().bytes }
+    public func jsonBytes() throws -> [UInt8] { try jsonBytesAndSize().bytes }
+
+    /// The tree as compact JSON and its size, measured while writing it.
+    public func jsonBytesAndSize() throws -> (bytes: [UInt8], size: TreeSize) {
+        var writer = TreeJSONWriter()
+        try writer.write(self)
+        return (writer.bytes, writer.size)
+    }
 
     /// A tree read back from ``jsonBytes()`` (or any JSON encoding of it), validated, with the
     /// app data read back from ``appDataJSON()`` (empty: a new session's).
@@ -38,45 +45,8 @@ extension NavigationTree {
         try validate(registry)
     }
 
-    func jsonValue() throws -> JSON {
-        var fields: [(key: String, value: JSON)] = [("nextNode", .int(nextNodeID)), ("root", try Self.json(root))]
-        if !dismissedPages.isEmpty {
-            fields.append(("dismissed", try CompactJSONEncoder().encodeValue(dismissedPages)))
-        }
-        return .object(fields)
-    }
-
     /// An empty state or params, left out of the JSON form.
     static let empty = JSON.object([])
-
-    private static func json(_ flow: FlowNode) throws -> JSON {
-        var fields: [(key: String, value: JSON)] = [
-            ("node", .int(flow.id.rawValue)), ("flow", .string(flow.flow.name)),
-        ]
-        let state = try CompactJSONEncoder().encodeValue(flow.flow.base)
-        if state != Self.empty { fields.append(("state", state)) }
-        fields.append(("children", .array(try flow.children.map(json))))
-        if flow.container == .tabs { fields.append(("selected", .int(flow.selected))) }
-        if let presented = flow.presented { fields.append(("presented", try json(presented))) }
-        return .object(fields)
-    }
-
-    private static func json(_ node: TreeNode) throws -> JSON {
-        switch node {
-        case .flow(let flow):
-            return try json(flow)
-        case .page(let page):
-            var fields: [(key: String, value: JSON)] = [
-                ("node", .int(page.id.rawValue)), ("page", .string(page.page.name)),
-            ]
-            let params = try CompactJSONEncoder().encodeValue(page.page.base)
-            if params != Self.empty { fields.append(("params", params)) }
-            if !page.embedded.isEmpty { fields.append(("embedded", .array(try page.embedded.map(json)))) }
-            if page.allowStepWhenNotPresented { fields.append(("allowNotPresented", .bool(true))) }
-            if page.allowStepWhenDismissed { fields.append(("allowDismissed", .bool(true))) }
-            return .object(fields)
-        }
-    }
 
     private static func flow(from value: JSON, _ registry: FlowRegistry) throws -> FlowNode {
         guard case .int(let id)? = value["node"], case .string(let name)? = value["flow"],
@@ -112,6 +82,6 @@ extension NavigationTree {
             PageNode(
                 id: NodeID(rawValue: id), page: try decode(type),
                 allowStepWhenNotPresented: value["allowNotPresented"] == .bool(true),
-                allowStepWhenDismissed: value["allowDismissed"] == .bool(true), embedded: embedded))
+                allowStepWhenDismissed: value["allowDismissed"] == .bool(true), embedded: embedded, params: params))
     }
 }

@@ -121,12 +121,14 @@ extension FlowNode {
     ) -> Bool {
         if id == target { return true }
         let start = path.count
-        for index in children.indices where children[index].appendPath(to: target, into: &path, element) {
-            path.insert(element(self, .child(index)), at: start)
-            return true
-        }
+        // From the top down: what is presented, then the last child (a stack's top), where the
+        // pages asked about usually are.
         if let presented, presented.appendPath(to: target, into: &path, element) {
             path.insert(element(self, .presented), at: start)
+            return true
+        }
+        for index in children.indices.reversed() where children[index].appendPath(to: target, into: &path, element) {
+            path.insert(element(self, .child(index)), at: start)
             return true
         }
         return false
@@ -165,8 +167,10 @@ extension FlowNode {
                 return nil
             }
         }
-        for child in children { if let found = search(child) { return found } }
-        return presented.flatMap(search)
+        // From the top down, where the pages asked about usually are.
+        if let found = presented.flatMap(search) { return found }
+        for child in children.reversed() { if let found = search(child) { return found } }
+        return nil
     }
 
     /// Whether a flow below this one (not this one) has no pages.
@@ -246,7 +250,10 @@ extension NavigationTree {
     }
 
     /// The page with id `id`, if it is in the tree.
-    public func page(_ id: NodeID) -> PageNode? { root.findPage(id) }
+    public func page(_ id: NodeID) -> PageNode? {
+        if let top, top.id == id { return top }  // a step from the page shown, the usual case
+        return root.findPage(id)
+    }
 
     /// The flow with id `id`, if it is in the tree.
     public func flow(_ id: NodeID) -> FlowNode? { root.findFlow(id) }

@@ -1,26 +1,66 @@
 /// A page in the tree.
+///
+/// What never changes about a page (its id, params, URL and the start of its JSON form) is kept
+/// in one shared, immutable box: the tree's walks copy a page node with two references, however
+/// large its params.
 public struct PageNode: Sendable, Hashable {
-    /// The node's id.
-    public let id: NodeID
-    /// The page and its params.
-    public let page: AnyPage
+    /// The parts of a page node that never change.
+    private final class Fixed: Sendable {
+        let id: NodeID
+        let page: AnyPage
+        let url: String
+        let jsonHead: [UInt8]?
+
+        init(id: NodeID, page: AnyPage, params: JSON?) {
+            self.id = id
+            self.page = page
+            url = page.path
+            jsonHead = try? TreeJSONWriter.head(of: id, page, params: params)
+        }
+    }
+
+    private let fixed: Fixed
     /// Steps from this page while it is hidden are navigated without unwinding to it.
     public internal(set) var allowStepWhenNotPresented: Bool
     /// Steps from this page still count after it left the tree.
     public internal(set) var allowStepWhenDismissed: Bool
     /// Child flows shown inside this page (`.embed`); they end when the page leaves.
     public internal(set) var embedded: [FlowNode]
-    /// The page's URL path, derived from its params once (every request looks pages up by URL).
-    public let url: String
 
-    init(id: NodeID, page: AnyPage, allowStepWhenNotPresented: Bool, allowStepWhenDismissed: Bool, embedded: [FlowNode])
-    {
-        self.id = id
-        self.page = page
+    /// The node's id.
+    public var id: NodeID { fixed.id }
+    /// The page and its params.
+    public var page: AnyPage { fixed.page }
+    /// The page's URL path, derived from its params once (every request looks pages up by URL).
+    public var url: String { fixed.url }
+    /// The start of the page's JSON form, `{"node":…,"page":…` and its `"params"` when not
+    /// empty: what never changes, written once rather than at every commit (`nil` when the
+    /// params did not encode; the commit then says why).
+    var jsonHead: [UInt8]? { fixed.jsonHead }
+
+    /// A page node; `params` is the JSON the params were read from, when they were.
+    init(
+        id: NodeID, page: AnyPage, allowStepWhenNotPresented: Bool, allowStepWhenDismissed: Bool, embedded: [FlowNode],
+        params: JSON? = nil
+    ) {
+        fixed = Fixed(id: id, page: page, params: params)
         self.allowStepWhenNotPresented = allowStepWhenNotPresented
         self.allowStepWhenDismissed = allowStepWhenDismissed
         self.embedded = embedded
-        url = page.path
+    }
+
+    public static func == (lhs: PageNode, rhs: PageNode) -> Bool {
+        (lhs.fixed === rhs.fixed || (lhs.id == rhs.id && lhs.page == rhs.page))
+            && lhs.allowStepWhenNotPresented == rhs.allowStepWhenNotPresented
+            && lhs.allowStepWhenDismissed == rhs.allowStepWhenDismissed && lhs.embedded == rhs.embedded
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(page)
+        hasher.combine(allowStepWhenNotPresented)
+        hasher.combine(allowStepWhenDismissed)
+        hasher.combine(embedded)
     }
 }
 

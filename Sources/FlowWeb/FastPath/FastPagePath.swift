@@ -53,23 +53,24 @@ final class FastPagePath: Sendable {
     }
 
     /// Session `id` as this thread shows it, with its page chrome (made by `chrome` once per
-    /// version on each thread), when it is live and needs no renewal: stored, or not stored yet
+    /// version on each thread), when it is live, needs no renewal and shows the page at `path`: stored, or not stored yet
     /// and so at the app's initial state; `nil` in every other case, a store failure included
     /// (the async path then answers it). A stored session's id is not checked again: only
     /// checked ids are ever stored.
     ///
-    /// The first time a thread shows a stored version it renders the shared decoded tree; the
-    /// second time it decodes a tree of its own.
-    func show(_ id: String, chrome: (LoadedSession) throws(WebError) -> PageChrome) -> ShownSession? {
+    /// The first time a thread shows a stored version it renders the shared decoded tree; once
+    /// it has shown it often enough (twice for a small tree) it decodes a tree of its own.
+    func show(_ id: String, at path: String, chrome: (LoadedSession) throws(WebError) -> PageChrome) -> ShownSession? {
         guard SessionIDs.isWellFormed(id) else { return nil }
         let found: SessionStamp?
         do { found = try store.stampImmediately(id) } catch { return nil }
         let now = clock()
-        guard let stamp = found else { return showInitial(id, now: now, chrome: chrome) }
+        guard let stamp = found else {
+            return showInitial(id, now: now, chrome: chrome).flatMap { $0.chrome.top.url == path ? $0 : nil }
+        }
         guard stamp.version > 0, stamp.expiresAt > now,
             !lifetime.isDueForRenewal(lastUsedAt: stamp.lastUsedAt, now: now)
         else { return nil }
-        var made = false
         guard
             let kept = try? shown.value(
                 id, version: stamp.version,
@@ -84,11 +85,16 @@ final class FastPagePath: Sendable {
                     } catch {
                         throw error.webError  // the async path restarts it
                     }
-                    made = true
+                    // A visit to another page (Back after a step, usually) moves the tree: the
+                    // async path's, and nothing is made for it here.
+                    guard session.tree.top?.url == path else { throw .unavailable("another page") }
                     return ShownSession(session, chrome: try chrome(session))
                 })
         else { return nil }
-        if !made, !kept.treeIsOwn, let own = try? decoder.decode(kept.session.record) { kept.takeOwnTree(own) }
+        guard kept.chrome.top.url == path else { return nil }
+        if kept.shownAgainWantsOwnTree(), let own = try? decoder.decode(kept.session.record) {
+            kept.takeOwnTree(own)
+        }
         kept.update(stamp)
         return kept
     }

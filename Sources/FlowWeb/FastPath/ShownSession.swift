@@ -1,7 +1,7 @@
 import FlowStore
 
 /// What a thread keeps of a session version whose pages it shows: the session, with its own
-/// copy of the record and, from the second showing on, a tree it decoded itself, and the page's
+/// copy of the record and, once shown often enough, a tree it decoded itself, and the page's
 /// chrome. Kept per thread by ``SessionVersionCache``, so that rendering writes no memory
 /// another core writes (see ``FastPagePath``).
 final class ShownSession: @unchecked Sendable {
@@ -11,6 +11,8 @@ final class ShownSession: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var session: LoadedSession
     /// Whether `session.tree` is this thread's own rather than the shared cache's.
     private(set) var treeIsOwn = false
+    /// How many times this thread showed it.
+    private var showings = 0
     /// The chrome of the session's page.
     let chrome: PageChrome
 
@@ -24,6 +26,14 @@ final class ShownSession: @unchecked Sendable {
     func update(_ stamp: SessionStamp) {
         session.record.lastUsedAt = stamp.lastUsedAt
         session.record.expiresAt = stamp.expiresAt
+    }
+
+    /// Counts a showing; whether it is time to decode a tree of this thread's own: from the
+    /// second showing for a small tree, later for a larger one, whose decoding only repays
+    /// itself over more showings (one more per 4 KiB of JSON).
+    func shownAgainWantsOwnTree() -> Bool {
+        showings += 1
+        return !treeIsOwn && showings >= 2 + session.record.tree.count / 4096
     }
 
     /// Replaces the shared tree with `own`, decoded from the record by this thread.

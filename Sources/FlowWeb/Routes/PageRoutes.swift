@@ -40,9 +40,7 @@ struct PageRoutes<Step: FlowStep>: RouteCollection {
                 : try? composer.render(fresh.session, notice: Self.notice(request), chrome: fresh.chrome)
             return response.map { context.finish($0, setCookieFor: fresh.session, true) }
         }
-        guard let shown = fastPath.show(id, chrome: composer.chrome(of:)), shown.chrome.top.url == request.path else {
-            return nil
-        }
+        guard let shown = fastPath.show(id, at: request.path, chrome: composer.chrome(of:)) else { return nil }
         return try? composer.render(shown.session, notice: Self.notice(request), chrome: shown.chrome)
     }
 

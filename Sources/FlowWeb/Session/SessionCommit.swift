@@ -12,6 +12,8 @@ struct SessionCommit<Step: FlowStep>: Sendable {
     var entries: [StoredEntry<Step>]
     /// The session's bookkeeping as committed (with the snapshot entries retention needs).
     var extra: SessionExtra
+    /// The size of the committed tree, measured while encoding it.
+    var treeSize: TreeSize
     /// When the history is to be folded: the entries before this one (a snapshot entry) can be
     /// dropped once the commit is stored.
     var dropHistoryBefore: Int?
@@ -37,7 +39,7 @@ struct SessionCommit<Step: FlowStep>: Sendable {
                     navigation: entry.navigation, reason: entry.reason))
         }
         do {
-            record.tree = try session.tree.jsonBytes()
+            (record.tree, treeSize) = try session.tree.jsonBytesAndSize()
             if session.tree.appData != appDataBefore { record.appData = try session.tree.appDataJSON() }
         } catch {
             throw .internalError("cannot encode session \(record.id.prefix(8))…: \(error)")

@@ -42,16 +42,17 @@ public struct SessionLimits: Sendable, Hashable {
     /// The `type` of the problem that answers an API request refused by a limit.
     public static let problemType = "tag:flowserver.dev,2026:session-limit"
 
-    /// The limit that the change from `before` to `after` (committed as `record`) crosses, if any:
-    /// a measure over its limit that the change made larger.
-    func crossing(before: LoadedSession, after: LoadedSession, record: SessionRecord) -> LimitCrossing? {
-        let (old, new) = (before.tree.size, after.tree.size)
-        let measures: [(SessionLimit, old: Int, new: Int)] = [
-            (.nodes, old.nodes, new.nodes), (.stackDepth, old.deepestStack, new.deepestStack),
-            (.stateBytes, before.record.tree.count, record.tree.count),
-            (.appDataBytes, before.record.appData.count, record.appData.count),
+    /// The limit that the change from `before` to `commit` crosses, if any: a measure over its
+    /// limit that the change made larger. The tree of `before` is measured only then.
+    func crossing<Step>(before: LoadedSession, commit: SessionCommit<Step>) -> LimitCrossing? {
+        let new = commit.treeSize
+        let measures: [(SessionLimit, new: Int, old: () -> Int)] = [
+            (.nodes, new.nodes, { before.tree.size.nodes }),
+            (.stackDepth, new.deepestStack, { before.tree.size.deepestStack }),
+            (.stateBytes, commit.record.tree.count, { before.record.tree.count }),
+            (.appDataBytes, commit.record.appData.count, { before.record.appData.count }),
         ]
-        return measures.first { $0.new > self[$0.0] && $0.new > $0.old }.map {
+        return measures.first { $0.new > self[$0.0] && $0.new > $0.old() }.map {
             LimitCrossing(limit: $0.0, maximum: self[$0.0], reached: $0.new)
         }
     }

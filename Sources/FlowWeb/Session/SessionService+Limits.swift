@@ -21,7 +21,7 @@ extension SessionService {
         -> PreparedChange
     {
         let commit = try commit(session, from: before, entries: entries)
-        guard let crossing = limits.crossing(before: before, after: session, record: commit.record) else {
+        guard let crossing = limits.crossing(before: before, commit: commit) else {
             return PreparedChange(commit: commit, session: session)
         }
         metrics?.recordLimitRefusal(crossing.limit)

@@ -1,0 +1,99 @@
+/// Writes a tree's JSON form (``NavigationTree/jsonBytes()``) straight into bytes, counting its
+/// nodes and its deepest stack on the way. A page's unchanging start (``PageNode/jsonHead``) is
+/// copied, not encoded again, so a commit costs little more per page than copying its bytes.
+struct TreeJSONWriter {
+    /// What was written.
+    private(set) var bytes: [UInt8] = []
+    /// The size of the trees written.
+    private(set) var size = TreeSize(nodes: 0, deepestStack: 0)
+
+    /// Writes `tree`: `{"nextNode", "root", "dismissed"?}`.
+    mutating func write(_ tree: NavigationTree) throws {
+        append(#"{"nextNode":"#)
+        JSONWriter.writeInteger(tree.nextNodeID, into: &bytes)
+        append(#","root":"#)
+        try write(tree.root)
+        if !tree.dismissedPages.isEmpty {
+            append(#","dismissed":"#)
+            JSONWriter.write(try CompactJSONEncoder().encodeValue(tree.dismissedPages), into: &bytes)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// `{"node", "flow", "state"?, "children", "selected"?, "presented"?}`; an empty state is
+    /// left out.
+    private mutating func write(_ flow: FlowNode) throws {
+        size.nodes += 1
+        size.deepestStack = max(size.deepestStack, flow.children.count)
+        append(#"{"node":"#)
+        JSONWriter.writeInteger(flow.id.rawValue, into: &bytes)
+        append(#","flow":"#)
+        JSONWriter.writeString(flow.flow.name, into: &bytes)
+        let state = try CompactJSONEncoder().encodeValue(flow.flow.base)
+        if state != NavigationTree.empty {
+            append(#","state":"#)
+            JSONWriter.write(state, into: &bytes)
+        }
+        append(#","children":["#)
+        for (index, child) in flow.children.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            switch child {
+            case .flow(let flow): try write(flow)
+            case .page(let page): try write(page)
+            }
+        }
+        bytes.append(UInt8(ascii: "]"))
+        if flow.container == .tabs {
+            append(#","selected":"#)
+            JSONWriter.writeInteger(flow.selected, into: &bytes)
+        }
+        if let presented = flow.presented {
+            append(#","presented":"#)
+            switch presented {
+            case .flow(let flow): try write(flow)
+            case .page(let page): try write(page)
+            }
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// `{"node", "page", "params"?, "embedded"?, "allowNotPresented"?, "allowDismissed"?}`.
+    private mutating func write(_ page: PageNode) throws {
+        size.nodes += 1
+        if let head = page.jsonHead {
+            bytes.append(contentsOf: head)
+        } else {
+            bytes.append(contentsOf: try Self.head(of: page.id, page.page, params: nil))
+        }
+        if !page.embedded.isEmpty {
+            append(#","embedded":["#)
+            for (index, flow) in page.embedded.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                try write(flow)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        }
+        if page.allowStepWhenNotPresented { append(#","allowNotPresented":true"#) }
+        if page.allowStepWhenDismissed { append(#","allowDismissed":true"#) }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// `{"node":…,"page":…` and `,"params":…` unless empty: from `params` when the page was
+    /// read from them, else encoded from `page`.
+    static func head(of id: NodeID, _ page: AnyPage, params: JSON?) throws -> [UInt8] {
+        var head = Array(#"{"node":"#.utf8)
+        JSONWriter.writeInteger(id.rawValue, into: &head)
+        head.append(contentsOf: #","page":"#.utf8)
+        JSONWriter.writeString(page.name, into: &head)
+        let params = try params ?? CompactJSONEncoder().encodeValue(page.base)
+        if params != NavigationTree.empty {
+            head.append(contentsOf: #","params":"#.utf8)
+            JSONWriter.write(params, into: &head)
+        }
+        return head
+    }
+
+    private mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+}
