@@ -40,5 +40,7 @@ python3 bench.py "$(swift build -c release --show-bin-path)" "$(cd Peers && swif
 # Live tabs: pages with 5,000 event streams open, RSS per stream, the time to a waiting stream.
 python3 streams.py "$(cd .. && swift build -c release --show-bin-path)/flowserver" | tee -a results/latest.md
 python3 history.py "$(cd .. && swift build -c release --show-bin-path)/flowserver" | tee -a results/latest.md
+# Bounded sessions: a step at the top of a session of 10 and of 1,000 pages, form and API.
+python3 step_cost.py "$(cd .. && swift build -c release --show-bin-path)/flowserver" | tee -a results/latest.md
 # Sessions across a deploy: a read that migrates, and `sessions check` on 100,000 stored sessions.
 python3 sessions_check.py "$(swift build -c release --show-bin-path)" "$(cd .. && swift build -c release --show-bin-path)/flowserver" | tee -a results/latest.md

@@ -5,14 +5,16 @@ For each store of STORES (default "memory sqlite"), each session size of PAGES (
 pages in the session's wishlist stack, grown through the API) and each kind (a form step, an API
 step), 8 sessions take steps at their top page alternating with a Back visit
 (Benchmarks/wrk/steps_at_top.lua: the tree keeps its size), wrk -t2 -c16 for a 2 s warm-up and
-DURATION seconds (default 6). Prints requests per second and the server's CPU time a request, from
-/proc, and for each kind the ratio of the largest size to the smallest (issue "Bounded sessions":
-at most 1.5; a small session's steps at most 100 µs on the memory store).
+DURATION seconds (default 6), ROUNDS times (default 3) with the sizes alternating. Prints the
+medians of requests per second and of the server's CPU time a request, from /proc, and for each
+kind the ratio of the largest size to the smallest (issue "Bounded sessions": at most 1.5; a small
+session's steps at most 100 µs on the memory store).
 """
 import json
 import os
 import pathlib
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -27,6 +29,7 @@ from soak import FlowServer, call, onboarded_session  # noqa: E402
 STORES = os.environ.get("STORES", "memory sqlite").split()
 PAGES = [int(size) for size in os.environ.get("PAGES", "10 1000").split()]
 DURATION = int(os.environ.get("DURATION", "6"))
+ROUNDS = int(os.environ.get("ROUNDS", "3"))
 SESSIONS = 8
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -79,11 +82,15 @@ def main():
     for store in STORES:
         location = "memory" if store == "memory" else f"sqlite:{work}/{{}}.sqlite"
         for kind in ("form", "api"):
+            rounds = {pages: [] for pages in PAGES}
+            for round in range(ROUNDS):
+                for pages in PAGES if round % 2 == 0 else reversed(PAGES):
+                    rounds[pages].append(measure(binary, location.format(f"{kind}-{pages}-{round}"), pages, kind, work))
             costs = {}
             for pages in PAGES:
-                rate, micros = measure(binary, location.format(f"{kind}-{pages}"), pages, kind, work)
-                costs[pages] = micros
-                print(f"| {store} | {kind} | {pages} | {rate:,.0f} | {micros:.0f} |", flush=True)
+                rate = statistics.median(rate for rate, _ in rounds[pages])
+                costs[pages] = statistics.median(micros for _, micros in rounds[pages])
+                print(f"| {store} | {kind} | {pages} | {rate:,.0f} | {costs[pages]:.0f} |", flush=True)
             print(f"| {store} | {kind} | {max(PAGES)} / {min(PAGES)} | | {costs[max(PAGES)] / costs[min(PAGES)]:.2f}× |",
                   flush=True)
 

@@ -36,6 +36,7 @@ final class JSONValueEncoder: Encoder {
     }
 
     static func value<T: Encodable>(of value: T, parent: JSONValueEncoder?, key: (any CodingKey)?) throws -> JSON {
+        if let json = value as? JSON { return json }  // written already
         let encoder = JSONValueEncoder(parent: parent, key: key)
         // Nested containers reference their parent, which holds them until resolved: break
         // those cycles afterwards, or every encoding with nested containers would leak.
@@ -89,7 +90,7 @@ final class JSONValueEncoder: Encoder {
 
     func singleValueContainer() -> any SingleValueEncodingContainer { Single(encoder: self) }
 
-    fileprivate func set(_ value: JSON) {
+    func set(_ value: JSON) {
         kind = .single
         single = value
     }
