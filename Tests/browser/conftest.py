@@ -66,7 +66,7 @@ class Demo:
 
     def click_button(self, step):
         """Submits the form of the button for `step` and waits for the page that answers it (a
-        `303` to another page, or the same page again with messages, `422`): reading the page
+        `303` to another page, or back to the same page with messages): reading the page
         before it arrives would read the old one, or one the browser is replacing."""
         # A mark on the old document's window: the answer is a new document, without it. (Waiting
         # for the old element to go stale asks the browser about an element mid-navigation, which

@@ -23,6 +23,28 @@ def test_onboarding_with_a_validation_error_first(demo):
     demo.screenshot("wishlist")
 
 
+def test_a_form_error_leaves_no_post_in_the_history(demo):
+    """Empty, then valid, then Back, then Refresh: pages of the demo every time (never Chromium's
+    "Confirm Form Resubmission"), the server's tree where the address bar is after each."""
+    demo.open("/")
+    demo.wait_for_path("/onboarding/login")
+    demo.click_button("userIsLoggedIn")
+    assert demo.path() == "/onboarding/login", "back on the page, not at /_step"
+    assert "Enter your name to continue." in demo.text()
+    demo.assert_tree_follows()
+    demo.type("name", "Ada Lovelace")
+    demo.click_button("userIsLoggedIn")
+    demo.wait_for_path("/onboarding/apikey")
+    demo.assert_tree_follows()
+    demo.back()
+    assert demo.path() == "/onboarding/login" and "Enter your name to continue." not in demo.text()
+    demo.refresh()
+    assert demo.path() == "/onboarding/login"
+    source = demo.driver.page_source
+    assert "ERR_CACHE_MISS" not in source and "Confirm Form Resubmission" not in source
+    assert "Log in" in demo.text() or "name" in demo.text().lower()
+
+
 def test_tab_switching(demo):
     demo.onboard()
     demo.wait_for_path("/wishlist")

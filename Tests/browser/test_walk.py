@@ -118,7 +118,7 @@ class Walk:
 
     def check(self, seconds=5):
         """Waits until the tab shows the session's top (a page restored from the cache first asks,
-        then loads itself again), or the 404 that links to the top, or a form's 422."""
+        then loads itself again), or the 404 that links to the top."""
         deadline = time.monotonic() + seconds
         while True:
             state = self.driver.execute_script(
@@ -132,8 +132,6 @@ class Walk:
             assert status < 500, f"answered {status}"
             if ready == "complete":
                 assert text.strip(), "an empty page"
-                if path == "/_step" and status == 422:
-                    return  # the form's page again, with its messages: nothing changed
                 if "There is no page at" in text and top and f'href="{top}"' in self.driver.page_source:
                     return
                 if top == path:

@@ -35,9 +35,10 @@ public protocol WebPage: Page {
     /// The view model to render, built from the page's params and the services.
     func model(in context: PageContext) throws -> Model
     /// Checks a form sent from this page before it becomes a step: messages by field name
-    /// (`["name": "Enter your name."]`). Any message answers `422` with this page rendered again,
-    /// its model getting `form.values` (the input) and `form.errors` (the messages); nothing
-    /// changes. By default every form is valid.
+    /// (`["name": "Enter your name."]`). Any message sends the browser back to this page (a
+    /// `303`, so no POST stays in its history), rendered again with its model getting
+    /// `form.values` (the input) and `form.errors` (the messages); the tree does not change. By
+    /// default every form is valid.
     func validate(step: String, fields: [String: String]) -> [String: String]
 }
 

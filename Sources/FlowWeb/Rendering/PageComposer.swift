@@ -14,7 +14,8 @@ import MustacheTemplates
 /// A class: every page calls it through the responder, and a struct of its references was
 /// copied for the call, a count for each, written by every thread.
 final class PageComposer: Sendable {
-    /// A form sent back to its page with messages (`422`): the input to keep and the messages.
+    /// A form its page found invalid, shown again with messages: the input to keep and the
+    /// messages (``LoadedSession/failedForm``).
     struct FormState: Sendable {
         var page: NodeID
         var values: [String: String]
@@ -57,11 +58,13 @@ final class PageComposer: Sendable {
     }
 
     /// The HTML of the session's top page, around it `chrome`, the chrome of the session's tree
-    /// (made from the tree when not given).
+    /// (made from the tree when not given), with `form` (by default the session's failed form)
+    /// shown again on its page.
     func render(
-        _ session: LoadedSession, notice: String?, status: HTTPStatus = .ok, form: FormState? = nil,
+        _ session: LoadedSession, notice: String?, status: HTTPStatus = .ok, form givenForm: FormState? = nil,
         chrome given: PageChrome? = nil
     ) throws(WebError) -> Response {
+        let form = givenForm ?? session.failedForm
         let chrome: PageChrome
         if let given { chrome = given } else { chrome = try self.chrome(of: session) }
         var modal: TemplateValue = .null

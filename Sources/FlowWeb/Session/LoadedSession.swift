@@ -30,6 +30,13 @@ extension LoadedSession {
     var notice: String? {
         extra.restartedAt == record.version ? Self.restartNotice : nil
     }
+
+    /// The form its page found invalid, shown again with its messages and input while the
+    /// session is at the version that kept it (the next change of the session forgets it).
+    var failedForm: PageComposer.FormState? {
+        guard let kept = extra.failedForm, kept.version == record.version else { return nil }
+        return PageComposer.FormState(page: NodeID(rawValue: kept.page), values: kept.values, errors: kept.errors)
+    }
 }
 
 /// Bookkeeping the web layer keeps with each session.
@@ -41,8 +48,33 @@ struct SessionExtra: Codable, Sendable {
         var location: String
     }
 
+    /// A form its page found invalid, kept for the page that answers the redirect after it
+    /// (post/redirect/get): shown while the session has `version`, the version its commit gave.
+    struct FailedForm: Codable, Sendable {
+        var version: Int
+        var page: Int
+        var values: [String: String]
+        var errors: [String: String]
+
+        /// What is kept of a submission's input: its fields but FlowServer's own (`_step`,
+        /// `_csrf`, …), none longer than 4 KiB, and no more than 16 KiB in all.
+        static func keptValues(_ fields: [String: String]) -> [String: String] {
+            var kept: [String: String] = [:]
+            var total = 0
+            for (name, value) in fields.sorted(by: { $0.key < $1.key }) where !name.hasPrefix("_") {
+                let size = name.utf8.count + value.utf8.count
+                guard value.utf8.count <= 4096, total + size <= 16_384 else { continue }
+                kept[name] = value
+                total += size
+            }
+            return kept
+        }
+    }
+
     /// The most recent submissions, the newest last.
     var submissions: [Submission] = []
+    /// The last form its page found invalid (see ``LoadedSession/failedForm``).
+    var failedForm: FailedForm?
     /// The sequence numbers of the history entries that carry a snapshot, ascending, as far back
     /// as ``HistoryRetention`` may fold the history to (none when it keeps everything).
     var snapshots: [Int] = []
@@ -65,6 +97,7 @@ struct SessionExtra: Codable, Sendable {
         case submissions, snapshots, level, levels
         case restartedAt = "restarted"
         case appVersion = "app"
+        case failedForm = "form"
     }
 
     init() {}
@@ -77,6 +110,7 @@ struct SessionExtra: Codable, Sendable {
         level = try container.decodeIfPresent(Int.self, forKey: .level) ?? 0
         levels = try container.decodeIfPresent([[Int]].self, forKey: .levels) ?? []
         appVersion = try container.decodeIfPresent(String.self, forKey: .appVersion)
+        failedForm = try container.decodeIfPresent(FailedForm.self, forKey: .failedForm)
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -87,6 +121,7 @@ struct SessionExtra: Codable, Sendable {
         if level != 0 { try container.encode(level, forKey: .level) }
         if !levels.isEmpty { try container.encode(levels, forKey: .levels) }
         try container.encodeIfPresent(appVersion, forKey: .appVersion)
+        try container.encodeIfPresent(failedForm, forKey: .failedForm)
     }
 
     /// The bookkeeping of a new session of an app at migration `level`, written by `appVersion`.

@@ -30,3 +30,19 @@ extension SessionService {
         }
     }
 }
+
+extension SessionService {
+    /// Keeps `form`, which its page found invalid, with `session` for the page that answers the
+    /// redirect after it: the tree and history stay as they are, and the form is shown again
+    /// until the session next changes (``LoadedSession/failedForm``).
+    ///
+    /// - Throws: ``WebError`` as ``update(_:_:)`` does.
+    func keep(_ form: PageComposer.FormState, of session: LoadedSession) async throws(WebError) -> LoadedSession {
+        try await update(session) { (current: inout LoadedSession) async throws(WebError) in
+            current.extra.failedForm = SessionExtra.FailedForm(
+                version: current.record.version + 1, page: form.page.rawValue, values: form.values, errors: form.errors)
+            current.extra.changed = true
+            return Change(result: (), save: true)
+        }.session
+    }
+}

@@ -46,7 +46,7 @@ extension PageContext {
 }
 
 /// A form's model: the hidden fields are added by FlowWeb as `formFields`, the input and
-/// messages of a `422` as `form`.
+/// messages of a form its page found invalid as `form`.
 func required(_ field: String, in fields: [String: String], message: String) -> [String: String] {
     fields[field, default: ""].trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? [field: message] : [:]
 }

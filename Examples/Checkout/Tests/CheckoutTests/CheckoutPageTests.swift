@@ -43,10 +43,11 @@ struct CheckoutPageTests {
             )
 
             var page = try await browser.get("/checkout/address")
-            let invalid = try await submit(
+            let refused = try await submit(
                 "addressIsEntered", [("name", "Ada"), ("street", ""), ("postcode", "!"), ("city", "London")], on: page,
                 by: browser)
-            #expect(invalid.status == 422)
+            #expect(refused.status == 303 && refused.location == "/checkout/address")  // post/redirect/get
+            let invalid = try await browser.get("/checkout/address")
             #expect(
                 invalid.text.contains("Enter the street and number.")
                     && invalid.text.contains("Enter a postcode of 3 to 10 letters and digits."))
@@ -64,9 +65,11 @@ struct CheckoutPageTests {
                 try await submit("shippingIsChosen", [("method", "express")], on: page, by: browser).location
                     == "/checkout/payment")
             page = try await browser.get("/checkout/payment")
-            let badEmail = try await submit(
-                "paymentIsChosen", [("method", "invoice"), ("email", "ada")], on: page, by: browser)
-            #expect(badEmail.status == 422 && badEmail.text.contains("Enter the email address the receipt goes to"))
+            #expect(
+                try await submit("paymentIsChosen", [("method", "invoice"), ("email", "ada")], on: page, by: browser)
+                    .location == "/checkout/payment")
+            let badEmail = try await browser.get("/checkout/payment")
+            #expect(badEmail.text.contains("Enter the email address the receipt goes to"))
             #expect(
                 try await submit(
                     "paymentIsChosen", [("method", "invoice"), ("email", "ada@example.com")], on: badEmail, by: browser

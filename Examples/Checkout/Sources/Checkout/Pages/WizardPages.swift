@@ -2,7 +2,7 @@ import FlowCore
 import FlowWeb
 
 /// The delivery address form: every field required, the postcode checked. An invalid form
-/// comes back `422` with its messages; a valid one becomes ``CheckoutStep/addressIsEntered(name:street:postcode:city:)``.
+/// comes back to the page with its messages; a valid one becomes ``CheckoutStep/addressIsEntered(name:street:postcode:city:)``.
 public struct AddressPage: WebPage {
     public static let name = "address"
     public static let template = "pages/address"
