@@ -36,7 +36,10 @@ struct SessionMigrationTests {
         (#""page":"item""#, #""page":"film""#), (#""flow":"list""#, #""flow":"seen""#),
         (#","helpRequests":0"#, ""), (#""item","#, #""film","#), (#""list"]"#, #""seen"]"#),
         (#","list","#, #","seen","#), (#"{"itemIsPicked""#, #"{"pickItem""#),
-        (#""root":{"node":1,"flow":"root","#, #""root":{"node":1,"flow":"root","presented":{"node":90,"page":"retired"},"#),
+        (
+            #""root":{"node":1,"flow":"root","#,
+            #""root":{"node":1,"flow":"root","presented":{"node":90,"page":"retired"},"#
+        ),
     ]
 
     /// A session stored by version 1 (on `store`): `/items/7` with `/greeting` on top; its id.
