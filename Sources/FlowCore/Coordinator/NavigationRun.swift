@@ -360,12 +360,21 @@ struct NavigationRun<Step: FlowStep> {
         }
     }
 
+    /// Whether `action` may leave a flow without pages: anything but a push, a tab selection or
+    /// a page presented.
+    private static func mayLeaveAnEmptyFlow(_ action: NavigationAction) -> Bool {
+        switch action.kind {
+        case .push, .select: false
+        case .present: action.page == nil
+        default: true
+        }
+    }
+
     /// Ends every flow left without pages, with its subtree (rule 8); the root stays. Only a
     /// page or flow leaving, or a flow starting, can leave a flow without pages: a run of pushes,
     /// tab selections and pages presented needs no look at the tree.
     mutating func prune() {
-        let harmless: Set<NavigationAction.Kind> = [.push, .select, .present]
-        guard actions.contains(where: { !harmless.contains($0.kind) || ($0.kind == .present && $0.page == nil) }),
+        guard actions.contains(where: Self.mayLeaveAnEmptyFlow),
             tree.root.containsEmptyFlow
         else { return }
         while let empty = tree.flows.dropFirst().first(where: { !$0.hasPages }) {
