@@ -103,3 +103,45 @@ struct NavigationRecordTests {
         }
     }
 }
+
+@Suite("A commit's encoding copies what did not change")
+struct EncodedTreeTests {
+    /// The encoding of `tree` from `previous`: the bytes and size a fresh encoding gives.
+    func encoding(_ tree: NavigationTree, reusing previous: EncodedTree?) throws -> EncodedTree {
+        let encoded = try tree.encoded(reusing: previous)
+        #expect(encoded.bytes == (try tree.jsonBytes()))
+        #expect(encoded.size == tree.size)
+        return encoded
+    }
+
+    @Test("a push, a Back and a visit far down a stack of 41 pages copy the pages the stack still starts with")
+    func longStack() async throws {
+        let store = try await startedStore()
+        let coordinator = store.coordinator
+        var tree = store.tree
+        for id in 1...40 { _ = try await coordinator.apply(.movieIsPicked(withId: id % 7 + 1), to: &tree) }
+        let top = try #require(tree.top)
+        let stack = try #require(tree.ancestry(of: top.id)?.last?.flow)
+        #expect(stack.children.count == 41)
+        var encoded = try encoding(tree, reusing: nil)
+        #expect(encoded.copiedPages == 0)
+
+        _ = try await coordinator.apply(.movieIsPicked(withId: 9), to: &tree)
+        encoded = try encoding(tree, reusing: encoded)
+        #expect(encoded.copiedPages == 41)
+
+        _ = try coordinator.visit(stack.children[40].id, in: &tree)
+        encoded = try encoding(tree, reusing: encoded)
+        #expect(encoded.copiedPages == 41)
+
+        _ = try coordinator.visit(stack.children[20].id, in: &tree)
+        encoded = try encoding(tree, reusing: encoded)
+        #expect(encoded.copiedPages == 21)
+
+        // Another tree (one read back from its JSON) has pages of its own: nothing is copied, and
+        // what is written is still its JSON.
+        let read = try NavigationTree(
+            json: tree.jsonBytes(), appData: tree.appDataJSON(), registry: coordinator.app.registry)
+        #expect(try encoding(read, reusing: encoded).copiedPages == 0)
+    }
+}

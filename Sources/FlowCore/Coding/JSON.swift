@@ -60,9 +60,11 @@ extension JSON {
     }
 }
 
-/// Writes JSON text.
-enum JSONWriter {
-    static func write(_ value: JSON, into output: inout [UInt8]) {
+/// Writes JSON text straight into bytes: a ``JSON`` value, or a document's parts one by one
+/// (what the API's State is written with, no value built first).
+public enum JSONWriter {
+    /// `value`'s compact JSON text.
+    public static func write(_ value: JSON, into output: inout [UInt8]) {
         switch value {
         case .null: output.append(contentsOf: "null".utf8)
         case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
@@ -96,7 +98,7 @@ enum JSONWriter {
     private static let hex = Array("0123456789abcdef".utf8)
 
     /// The decimal digits of `number`, written straight into `output`.
-    static func writeInteger(_ number: Int, into output: inout [UInt8]) {
+    public static func writeInteger(_ number: Int, into output: inout [UInt8]) {
         if number < 0 { output.append(UInt8(ascii: "-")) }
         var magnitude = number.magnitude
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
@@ -116,7 +118,8 @@ enum JSONWriter {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
-    static func writeString(_ text: String, into output: inout [UInt8]) {
+    /// `text` as a JSON string, quoted and escaped.
+    public static func writeString(_ text: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         // Most strings (names, ids, URLs) need no escape: one copy of their bytes.
         let copied = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in

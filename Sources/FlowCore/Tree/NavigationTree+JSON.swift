@@ -4,13 +4,10 @@
 /// wrote. This path is the one stores use on every request.
 extension NavigationTree {
     /// The tree as compact JSON (what stores keep).
-    public func jsonBytes() throws -> [UInt8] { try jsonBytesAndSize().bytes }
-
-    /// The tree as compact JSON and its size, measured while writing it.
-    public func jsonBytesAndSize() throws -> (bytes: [UInt8], size: TreeSize) {
+    public func jsonBytes() throws -> [UInt8] {
         var writer = TreeJSONWriter()
         try writer.write(self)
-        return (writer.bytes, writer.size)
+        return writer.bytes
     }
 
     /// A tree read back from ``jsonBytes()`` (or any JSON encoding of it), validated, with the

@@ -140,6 +140,13 @@ extension FlowNode {
         presented?.forEachPage(body)
     }
 
+    /// Appends the id of every page of the subtree whose URL is `url` to `matches`. Reads each
+    /// page in place: a walk of a thousand pages copies none of them.
+    func collectPages(at url: String, into matches: inout [NodeID]) {
+        for index in children.indices { children[index].collectPages(at: url, into: &matches) }
+        presented?.collectPages(at: url, into: &matches)
+    }
+
     func findFlow(_ target: NodeID) -> FlowNode? {
         if id == target { return self }
         for child in children {
@@ -175,13 +182,8 @@ extension FlowNode {
 
     /// Whether a flow below this one (not this one) has no pages.
     var containsEmptyFlow: Bool {
-        func check(_ node: TreeNode) -> Bool {
-            switch node {
-            case .flow(let flow): !flow.hasPages || flow.containsEmptyFlow
-            case .page(let page): page.embedded.contains { !$0.hasPages || $0.containsEmptyFlow }
-            }
-        }
-        return children.contains(where: check) || (presented.map(check) ?? false)
+        for index in children.indices where children[index].containsEmptyFlow { return true }
+        return presented?.containsEmptyFlow ?? false
     }
 
     /// Every node of the subtree, depth first, with the flow that holds it.
@@ -223,6 +225,28 @@ extension TreeNode {
             for flow in page.embedded { flow.forEachPage(body) }
         case .flow(let flow):
             flow.forEachPage(body)
+        }
+    }
+
+    /// Whether this node is a flow without pages or holds one (embedded in a page, or below).
+    var containsEmptyFlow: Bool {
+        switch self {
+        case .flow(let flow): return !flow.hasPages || flow.containsEmptyFlow
+        case .page(let page):
+            for index in page.embedded.indices {
+                if !page.embedded[index].hasPages || page.embedded[index].containsEmptyFlow { return true }
+            }
+            return false
+        }
+    }
+
+    func collectPages(at url: String, into matches: inout [NodeID]) {
+        switch self {
+        case .page(let page):
+            if page.url == url { matches.append(page.id) }
+            for index in page.embedded.indices { page.embedded[index].collectPages(at: url, into: &matches) }
+        case .flow(let flow):
+            flow.collectPages(at: url, into: &matches)
         }
     }
 
@@ -276,20 +300,27 @@ extension NavigationTree {
     /// tree when it is the top (a refresh, the usual case).
     public func page(at url: String) -> PageNode? {
         if let top, top.url == url { return top }
-        return pages(at: url).first
+        return pageIDs(at: url).first.flatMap(page)
     }
 
     /// The pages whose URL is `url`: the top first, then visible ones, then the most recent.
     public func pages(at url: String) -> [PageNode] {
-        var matches: [PageNode] = []
-        root.forEachPage { page in if page.url == url { matches.append(page) } }
+        var pages: [NodeID: PageNode] = [:]
+        root.forEachPage { page in if page.url == url { pages[page.id] = page } }
+        return pageIDs(at: url).compactMap { pages[$0] }
+    }
+
+    /// The ids of ``pages(at:)``, in its order.
+    private func pageIDs(at url: String) -> [NodeID] {
+        var matches: [NodeID] = []
+        root.collectPages(at: url, into: &matches)
         guard matches.count > 1 else { return matches }
         let visible = visiblePages
         let topID = top?.id
         return matches.sorted { a, b in
-            let rankA = a.id == topID ? 0 : visible.contains(a.id) ? 1 : 2
-            let rankB = b.id == topID ? 0 : visible.contains(b.id) ? 1 : 2
-            return rankA != rankB ? rankA < rankB : a.id > b.id
+            let rankA = a == topID ? 0 : visible.contains(a) ? 1 : 2
+            let rankB = b == topID ? 0 : visible.contains(b) ? 1 : 2
+            return rankA != rankB ? rankA < rankB : a > b
         }
     }
 

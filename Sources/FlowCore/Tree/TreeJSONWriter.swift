@@ -1,11 +1,25 @@
 /// Writes a tree's JSON form (``NavigationTree/jsonBytes()``) straight into bytes, counting its
 /// nodes and its deepest stack on the way. A page's unchanging start (``PageNode/jsonHead``) is
-/// copied, not encoded again, so a commit costs little more per page than copying its bytes.
+/// copied, not encoded again; given the encoding of an earlier tree, the pages a long stack
+/// still starts with are copied from it in one piece (see ``EncodedTree``).
 struct TreeJSONWriter {
     /// What was written.
     private(set) var bytes: [UInt8] = []
     /// The size of the trees written.
     private(set) var size = TreeSize(nodes: 0, deepestStack: 0)
+    /// How many pages were copied from `previous`.
+    private(set) var copiedPages = 0
+    /// The layouts of the long stacks written, when kept (see ``EncodedTree``).
+    private(set) var layouts: [NodeID: EncodedTree.Layout]?
+    /// The encoding whose unchanged stack starts are copied rather than written again.
+    private let previous: EncodedTree?
+
+    /// A writer; with `keepingLayouts`, one that records where each long stack's children are
+    /// (for the next commit to copy), reusing what `previous` recorded.
+    init(keepingLayouts: Bool = false, previous: EncodedTree? = nil) {
+        layouts = keepingLayouts ? [:] : nil
+        self.previous = keepingLayouts ? previous : nil
+    }
 
     /// Writes `tree`: `{"nextNode", "root", "dismissed"?}`.
     mutating func write(_ tree: NavigationTree) throws {
@@ -35,11 +49,12 @@ struct TreeJSONWriter {
             JSONWriter.write(state, into: &bytes)
         }
         append(#","children":["#)
-        for (index, child) in flow.children.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            switch child {
-            case .flow(let flow): try write(flow)
-            case .page(let page): try write(page)
+        if layouts != nil, flow.children.count >= EncodedTree.Layout.minimumChildren {
+            try writeRecordingLayout(flow)
+        } else {
+            for (index, child) in flow.children.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                try write(child)
             }
         }
         bytes.append(UInt8(ascii: "]"))
@@ -55,6 +70,44 @@ struct TreeJSONWriter {
             }
         }
         bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// The children of `flow`, their layout recorded: those it starts with that are the very pages
+    /// the previous encoding's layout of `flow` starts with are copied from its bytes.
+    private mutating func writeRecordingLayout(_ flow: FlowNode) throws {
+        let children = flow.children
+        var layout = EncodedTree.Layout(start: bytes.count)
+        layout.keys.reserveCapacity(children.count)
+        layout.ends.reserveCapacity(children.count)
+        var index = 0
+        if let previous, let earlier = previous.layouts[flow.id] {
+            let limit = min(earlier.keys.count, children.count)
+            while index < limit, earlier.keys[index] != 0, children[index].reuseKey == earlier.keys[index] {
+                index += 1
+            }
+            if index > 0 {
+                bytes.append(contentsOf: previous.bytes[earlier.start..<earlier.start + earlier.ends[index - 1]])
+                layout.keys.append(contentsOf: earlier.keys[..<index])
+                layout.ends.append(contentsOf: earlier.ends[..<index])
+                size.nodes += index
+                copiedPages += index
+            }
+        }
+        while index < children.count {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            try write(children[index])
+            layout.keys.append(children[index].reuseKey)
+            layout.ends.append(bytes.count - layout.start)
+            index += 1
+        }
+        layouts?[flow.id] = layout
+    }
+
+    private mutating func write(_ node: TreeNode) throws {
+        switch node {
+        case .flow(let flow): try write(flow)
+        case .page(let page): try write(page)
+        }
     }
 
     /// `{"node", "page", "params"?, "embedded"?, "allowNotPresented"?, "allowDismissed"?}`.

@@ -37,6 +37,13 @@ public struct PageNode: Sendable, Hashable {
     /// empty: what never changes, written once rather than at every commit (`nil` when the
     /// params did not encode; the commit then says why).
     var jsonHead: [UInt8]? { fixed.jsonHead }
+    /// The identity of the unchanging parts with the two flags in its low bits (an object's
+    /// address is aligned to at least 8); 0 when the params did not encode.
+    var identityKey: UInt {
+        guard fixed.jsonHead != nil else { return 0 }
+        return UInt(bitPattern: ObjectIdentifier(fixed)) | (allowStepWhenNotPresented ? 1 : 0)
+            | (allowStepWhenDismissed ? 2 : 0)
+    }
 
     /// A page node; `params` is the JSON the params were read from, when they were.
     init(

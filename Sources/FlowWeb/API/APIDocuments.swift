@@ -1,7 +1,18 @@
+import FlowCore
+
 /// `POST /api/v1/sessions` answers `{"session": id, "state": State}`.
-struct CreatedDocument: Encodable {
-    var session: String
-    var state: StateDocument
+struct CreatedDocument {
+    /// The document's JSON text.
+    let bytes: [UInt8]
+
+    init(session: String, state: StateDocument) {
+        var bytes = Array(#"{"session":"#.utf8)
+        JSONWriter.writeString(session, into: &bytes)
+        bytes.append(contentsOf: #","state":"#.utf8)
+        bytes.append(contentsOf: state.bytes)
+        bytes.append(UInt8(ascii: "}"))
+        self.bytes = bytes
+    }
 }
 
 /// `GET /api/v1/session/history` answers `{"entries": [Entry], "next": seq or null}`.
@@ -19,9 +30,21 @@ struct HistoryPageDocument: Encodable {
 }
 
 /// Steps and visits answer `{"entry": Entry, "state": State}`.
-struct NavigationDocument: Encodable {
-    var entry: HistoryEntry
-    var state: StateDocument
+struct NavigationDocument {
+    /// The document's JSON text.
+    let bytes: [UInt8]
+
+    /// - Throws: ``WebError`` `500` when the entry cannot be encoded.
+    init(entry: HistoryEntry, state: StateDocument) throws(WebError) {
+        var bytes = Array(#"{"entry":"#.utf8)
+        do { bytes.append(contentsOf: try CompactJSONEncoder().encode(entry)) } catch {
+            throw .internalError("cannot encode the answer: \(error)")
+        }
+        bytes.append(contentsOf: #","state":"#.utf8)
+        bytes.append(contentsOf: state.bytes)
+        bytes.append(UInt8(ascii: "}"))
+        self.bytes = bytes
+    }
 }
 
 /// `POST /api/v1/session/steps` takes `{"step": Step, "from": node?}`: `from` left out means the

@@ -3,10 +3,10 @@ import FlowCore
 /// A session's State as the JSON API shows it (Docs/CONTRACT.md §5):
 /// `{"session", "version", "top": {"node", "url", "page", "flow"}, "root": FlowNode}`, where a
 /// FlowNode is `{"node", "flow", "container", "selected"?, "children", "presented"}` and a page
-/// `{"node", "page", "url", "embedded"?}`. Built as a ``JSON`` value in one walk of the tree.
-struct StateDocument: Encodable {
-    /// The document.
-    let json: JSON
+/// `{"node", "page", "url", "embedded"?}`. Written straight into bytes in one walk of the tree.
+struct StateDocument {
+    /// The document's JSON text.
+    let bytes: [UInt8]
 
     init(_ session: LoadedSession) throws(WebError) {
         try self.init(session: session.record.id, version: session.record.version, tree: session.tree)
@@ -17,41 +17,70 @@ struct StateDocument: Encodable {
         guard let top = tree.top, let owner = tree.owner(ofPage: top.id).flatMap({ tree.flow($0) }) else {
             throw .internalError("the session shows no page")
         }
-        json = .object([
-            ("session", .string(session)), ("version", .int(version)),
-            (
-                "top",
-                .object([
-                    ("node", .int(top.id.rawValue)), ("url", .string(top.url)), ("page", .string(top.page.name)),
-                    ("flow", .string(owner.flow.name)),
-                ])
-            ),
-            ("root", Self.json(tree.root)),
-        ])
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256 + 64 * tree.nextNodeID)
+        Self.append(#"{"session":"#, to: &bytes)
+        JSONWriter.writeString(session, into: &bytes)
+        Self.append(#","version":"#, to: &bytes)
+        JSONWriter.writeInteger(version, into: &bytes)
+        Self.append(#","top":{"node":"#, to: &bytes)
+        JSONWriter.writeInteger(top.id.rawValue, into: &bytes)
+        Self.append(#","url":"#, to: &bytes)
+        JSONWriter.writeString(top.url, into: &bytes)
+        Self.append(#","page":"#, to: &bytes)
+        JSONWriter.writeString(top.page.name, into: &bytes)
+        Self.append(#","flow":"#, to: &bytes)
+        JSONWriter.writeString(owner.flow.name, into: &bytes)
+        Self.append(#"},"root":"#, to: &bytes)
+        Self.write(tree.root, into: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+        self.bytes = bytes
     }
 
-    func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
-
-    private static func json(_ flow: FlowNode) -> JSON {
-        var fields: [(key: String, value: JSON)] = [
-            ("node", .int(flow.id.rawValue)), ("flow", .string(flow.flow.name)),
-            ("container", .string(flow.container.rawValue)),
-        ]
-        if flow.container == .tabs { fields.append(("selected", .int(flow.selected))) }
-        fields.append(("children", .array(flow.children.map(json))))
-        fields.append(("presented", flow.presented.map(json) ?? .null))
-        return .object(fields)
-    }
-
-    private static func json(_ node: TreeNode) -> JSON {
-        switch node {
-        case .flow(let flow): return json(flow)
-        case .page(let page):
-            var fields: [(key: String, value: JSON)] = [
-                ("node", .int(page.id.rawValue)), ("page", .string(page.page.name)), ("url", .string(page.url)),
-            ]
-            if !page.embedded.isEmpty { fields.append(("embedded", .array(page.embedded.map(json)))) }
-            return .object(fields)
+    private static func write(_ flow: FlowNode, into bytes: inout [UInt8]) {
+        append(#"{"node":"#, to: &bytes)
+        JSONWriter.writeInteger(flow.id.rawValue, into: &bytes)
+        append(#","flow":"#, to: &bytes)
+        JSONWriter.writeString(flow.flow.name, into: &bytes)
+        append(#","container":"#, to: &bytes)
+        JSONWriter.writeString(flow.container.rawValue, into: &bytes)
+        if flow.container == .tabs {
+            append(#","selected":"#, to: &bytes)
+            JSONWriter.writeInteger(flow.selected, into: &bytes)
         }
+        append(#","children":["#, to: &bytes)
+        for index in flow.children.indices {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            write(flow.children[index], into: &bytes)
+        }
+        append(#"],"presented":"#, to: &bytes)
+        if let presented = flow.presented { write(presented, into: &bytes) } else { append("null", to: &bytes) }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    private static func write(_ node: TreeNode, into bytes: inout [UInt8]) {
+        switch node {
+        case .flow(let flow): write(flow, into: &bytes)
+        case .page(let page):
+            append(#"{"node":"#, to: &bytes)
+            JSONWriter.writeInteger(page.id.rawValue, into: &bytes)
+            append(#","page":"#, to: &bytes)
+            JSONWriter.writeString(page.page.name, into: &bytes)
+            append(#","url":"#, to: &bytes)
+            JSONWriter.writeString(page.url, into: &bytes)
+            if !page.embedded.isEmpty {
+                append(#","embedded":["#, to: &bytes)
+                for index in page.embedded.indices {
+                    if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                    write(page.embedded[index], into: &bytes)
+                }
+                bytes.append(UInt8(ascii: "]"))
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static func append(_ text: StaticString, to bytes: inout [UInt8]) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 }

@@ -10,8 +10,13 @@ extension Response {
         do { body = try CompactJSONEncoder().encode(value) } catch {
             throw .internalError("cannot encode the answer: \(error)")
         }
-        return Response(
+        return json(text: body, status: status)
+    }
+
+    /// `text`, a document already written as compact JSON (`application/json`), not cached.
+    static func json(text: [UInt8], status: HTTPStatus = .ok) -> Response {
+        Response(
             status: status, headers: ["Content-Type": MediaType.json.description, "Cache-Control": "no-store"],
-            body: body)
+            body: text)
     }
 }

@@ -65,7 +65,7 @@ final class PageChrome: Sendable {
     /// detail), or `null`.
     private static func backURL(of page: PageNode, owner: FlowNode?) -> TemplateValue {
         guard let owner, owner.container == .stack || owner.container == .split,
-            let index = owner.children.firstIndex(where: { $0.id == page.id }), index > 0,
+            let index = owner.children.lastIndex(where: { $0.id == page.id }), index > 0,
             case .page(let previous) = owner.children[index - 1]
         else { return .null }
         return .string(previous.url)

@@ -44,12 +44,13 @@ struct APIRoutes<Step: FlowStep>: RouteCollection {
     private func createSession(_ request: Request) async throws(WebError) -> Response {
         let session = try await sessions.create(
             client: RequestClient.of(request, trustedProxies: context.configuration.trustedProxies))
-        return try Response.json(
-            CreatedDocument(session: session.record.id, state: try StateDocument(session)), status: .created)
+        return Response.json(
+            text: CreatedDocument(session: session.record.id, state: try StateDocument(session)).bytes,
+            status: .created)
     }
 
     private func state(_ request: Request) async throws(WebError) -> Response {
-        try Response.json(try StateDocument(try await authenticated(request)))
+        Response.json(text: try StateDocument(try await authenticated(request)).bytes)
     }
 
     private func delete(_ request: Request) async throws(WebError) -> Response {
@@ -78,8 +79,8 @@ struct APIRoutes<Step: FlowStep>: RouteCollection {
     private func pastState(_ request: Request, seq text: String?) async throws(WebError) -> Response {
         let session = try await authenticated(request)
         let past = try await sessions.past(session, at: try HistoryEntry.sequenceNumber(text))
-        return try Response.json(
-            try StateDocument(session: session.record.id, version: past.entry.version, tree: past.tree))
+        return Response.json(
+            text: try StateDocument(session: session.record.id, version: past.entry.version, tree: past.tree).bytes)
     }
 
     private func sendStep(_ request: Request) async throws(WebError) -> Response {
@@ -105,8 +106,9 @@ struct APIRoutes<Step: FlowStep>: RouteCollection {
             throw .notFound("There is no page at \(url) (\(error)).")
         }
         let path = target.path
-        let deepLink = session.tree.pages(at: path).isEmpty ? PageRoutes.deepLinkStep(target, of: sessions.app) : nil
-        guard !session.tree.pages(at: path).isEmpty || deepLink != nil else {
+        let shown = session.tree.page(at: path) != nil
+        let deepLink = shown ? nil : PageRoutes.deepLinkStep(target, of: sessions.app)
+        guard shown || deepLink != nil else {
             throw .notFound("There is no page at \(path).")
         }
         let sessions = sessions
@@ -130,7 +132,7 @@ struct APIRoutes<Step: FlowStep>: RouteCollection {
             entry = try await sessions.history(session, after: session.record.lastSeq - 1, limit: 1).first
         }
         guard let entry else { throw .internalError("the navigation's history entry is missing") }
-        return try Response.json(NavigationDocument(entry: entry, state: try StateDocument(session)))
+        return Response.json(text: try NavigationDocument(entry: entry, state: try StateDocument(session)).bytes)
     }
 
     private static func historyWindow(_ request: Request) throws(WebError) -> (after: Int, limit: Int) {

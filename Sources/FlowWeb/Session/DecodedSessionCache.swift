@@ -18,6 +18,8 @@ final class DecodedSessionCache: Sendable {
     struct Decoded {
         var tree: NavigationTree
         var extra: SessionExtra
+        /// The tree as this instance last committed it, if it did (see ``LoadedSession/encoded``).
+        var encoded: EncodedTree? = nil
         /// The stored bytes as migrated, when an earlier version of the app stored them.
         var migrated: Migrated? = nil
 
@@ -29,7 +31,7 @@ final class DecodedSessionCache: Sendable {
                 record.appData = migrated.appData
                 record.extra = migrated.extra
             }
-            return LoadedSession(record: record, tree: tree, extra: extra)
+            return LoadedSession(record: record, tree: tree, encoded: encoded, extra: extra)
         }
     }
 
@@ -112,7 +114,10 @@ final class DecodedSessionCache: Sendable {
     /// Keeps `session` as just committed: the stored version now, whatever was kept before.
     func store(_ session: LoadedSession) {
         guard capacity > 0 else { return }
-        keep(Entry(record: session.record, decoded: Decoded(tree: session.tree, extra: session.extra)), overNewer: true)
+        keep(
+            Entry(
+                record: session.record,
+                decoded: Decoded(tree: session.tree, extra: session.extra, encoded: session.encoded)), overNewer: true)
     }
 
     /// Keeps `entry`; one read from the store does not replace a newer version of its session

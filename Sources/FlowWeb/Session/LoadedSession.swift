@@ -7,6 +7,9 @@ struct LoadedSession: Sendable {
     var record: SessionRecord
     /// The decoded tree.
     var tree: NavigationTree
+    /// The last tree this instance committed of the session, encoded: a commit copies from it
+    /// what did not change (`nil` until this instance commits the session).
+    var encoded: EncodedTree? = nil
     /// The web layer's bookkeeping.
     var extra: SessionExtra
     /// The history entries this request committed (not stored with the session).

@@ -12,8 +12,10 @@ struct SessionCommit<Step: FlowStep>: Sendable {
     var entries: [StoredEntry<Step>]
     /// The session's bookkeeping as committed (with the snapshot entries retention needs).
     var extra: SessionExtra
+    /// The committed tree encoded (its bytes are the record's), for the next commit to copy from.
+    var encoded: EncodedTree
     /// The size of the committed tree, measured while encoding it.
-    var treeSize: TreeSize
+    var treeSize: TreeSize { encoded.size }
     /// When the history is to be folded: the entries before this one (a snapshot entry) can be
     /// dropped once the commit is stored.
     var dropHistoryBefore: Int?
@@ -39,7 +41,8 @@ struct SessionCommit<Step: FlowStep>: Sendable {
                     navigation: entry.navigation, reason: entry.reason))
         }
         do {
-            (record.tree, treeSize) = try session.tree.jsonBytesAndSize()
+            encoded = try session.tree.encoded(reusing: session.encoded)
+            record.tree = encoded.bytes
             if session.tree.appData != appDataBefore { record.appData = try session.tree.appDataJSON() }
         } catch {
             throw .internalError("cannot encode session \(record.id.prefix(8))…: \(error)")

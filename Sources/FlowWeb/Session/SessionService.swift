@@ -338,6 +338,7 @@ final class SessionService<Step: FlowStep>: Sendable {
         session.committed = prepared.entries.map { $0.entry(sessionCreatedAt: prepared.record.createdAt) }
         session.extra = prepared.extra
         session.extra.changed = false
+        session.encoded = prepared.encoded
         decoded.store(session)
         if let top = session.tree.top {
             events.publish(
