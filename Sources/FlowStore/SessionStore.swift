@@ -15,6 +15,9 @@ import ServiceLifecycle
 public protocol SessionStore: Sendable {
     /// The session `id`, or `nil` when there is none (never created, deleted, or purged).
     func load(_ id: String) async throws(StoreError) -> SessionRecord?
+    /// The session `id` unless it is still at `version`, the version of a copy the caller holds:
+    /// then only that is learnt, and the session's contents are not read. The default loads it.
+    func load(_ id: String, unlessAt version: Int) async throws(StoreError) -> SessionReading
     /// Stores a new session with its first history entries.
     func create(_ record: SessionRecord, entries: [HistoryRecord]) async throws(StoreError)
     /// Replaces the session by `record` and appends `entries`, only if the stored version is
@@ -82,6 +85,16 @@ public protocol SessionStore: Sendable {
     func prepare() async throws(StoreError)
 }
 
+/// What ``SessionStore/load(_:unlessAt:)`` found.
+public enum SessionReading: Sendable {
+    /// No session (never created, deleted, or purged).
+    case missing
+    /// The session is at the version the caller holds.
+    case unchanged
+    /// The session, at another version.
+    case changed(SessionRecord)
+}
+
 /// What an ``SessionStore/exclusiveUpdate(_:_:)`` change decided: what to commit (nothing, or a
 /// record and its new history entries), and what to answer.
 public struct ExclusiveChange<Outcome: Sendable>: Sendable {
@@ -109,6 +122,12 @@ extension SessionStore {
 
     /// Ready at once.
     public func prepare() async throws(StoreError) {}
+
+    /// Loads the session and compares its version.
+    public func load(_ id: String, unlessAt version: Int) async throws(StoreError) -> SessionReading {
+        guard let record = try await load(id) else { return .missing }
+        return record.version == version ? .unchanged : .changed(record)
+    }
 
     /// One load per id; a shared store asks once for all.
     public func versions(of ids: [String]) async throws(StoreError) -> [String: Int] {

@@ -226,6 +226,22 @@ public final class PostgresSessionStore: SessionStore {
         }
     }
 
+    /// One query, which sends the row's contents only when it is not at `version`.
+    public func load(_ id: String, unlessAt version: Int) async throws(StoreError) -> SessionReading {
+        try await bounded {
+            try await self.client.withConnection { connection in
+                let rows = try await self.statements.rows(
+                    of: .loadUnlessAt, [PostgresData(string: id), PostgresData(int64: Int64(version))], on: connection)
+                guard let cells = rows.first else { return SessionReading.missing }
+                guard cells.count == 10 else {
+                    throw StoreError.unavailable("PostgreSQL answered \(cells.count) session columns")
+                }
+                guard Int(try cells[1].decode(Int64.self)) != version else { return .unchanged }
+                return try Self.record(from: rows).map { .changed($0) } ?? .missing
+            }
+        }
+    }
+
     /// Reads and locks the row, runs `change`, and commits what it decided in one transaction:
     /// other writers of the session wait for the row (in turn) instead of losing a race.
     public func exclusiveUpdate<Outcome: Sendable>(

@@ -13,6 +13,9 @@ final class PreparedStatements: Sendable {
     enum Statement: Sendable, CaseIterable {
         /// A session's row by id: `$1` the id.
         case load
+        /// A session's row by id unless it is at a version: `$1` the id, `$2` the version. At that
+        /// version, the tree, app data and bookkeeping come back `NULL`, unread.
+        case loadUnlessAt
         /// `flowserver_commit` (migration 3): the row replaced if at the expected version, its
         /// entries appended; answers 1, or 0 when the version did not match.
         case commit
@@ -21,6 +24,13 @@ final class PreparedStatements: Sendable {
             switch self {
             case .load:
                 "SELECT \(PostgresSessionStore.sessionColumns) FROM sessions WHERE id = $1"
+            case .loadUnlessAt:
+                """
+                SELECT id, version, CASE WHEN version = $2 THEN NULL ELSE tree END,
+                CASE WHEN version = $2 THEN NULL ELSE app_data END, csrf_token, last_seq,
+                CASE WHEN version = $2 THEN NULL ELSE extra END, created_at, last_used_at, expires_at
+                FROM sessions WHERE id = $1
+                """
             case .commit:
                 "SELECT flowserver_commit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
             }

@@ -137,6 +137,18 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
         try await read { db in try Self.fetchSession(id, in: db) }
     }
 
+    /// Reads the row's version first, and the rest only when it is not `version`.
+    public func load(_ id: String, unlessAt version: Int) async throws(StoreError) -> SessionReading {
+        try await read { db in
+            guard
+                let stored = try Int.fetchOne(
+                    db.cachedStatement(sql: "SELECT version FROM sessions WHERE id = ?"), arguments: [id])
+            else { return .missing }
+            guard stored != version else { return .unchanged }
+            return try Self.fetchSession(id, in: db).map { .changed($0) } ?? .missing
+        }
+    }
+
     /// A read on the calling thread's own connection: it waits for no other reader (in WAL mode,
     /// not for the writer either), so a server thread may call it; async code calls ``load(_:)``.
     public func loadImmediately(_ id: String) throws(StoreError) -> SessionRecord? {

@@ -93,3 +93,38 @@ public func checkSessionPages(of store: any SessionStore) async throws {
     }
     for id in ids { try await store.delete(id) }
 }
+
+/// Checks a `SessionStore`'s ``SessionStore/load(_:unlessAt:)``: a session still at the version
+/// the caller holds reads as unchanged; at another version, or once committed past it, as the
+/// record `load(_:)` gives; never created or deleted, as missing. For a store implementation's
+/// tests; it uses a session named `reading-check-1` (deleted at the end).
+///
+/// - Throws: ``StoreCheckFailure`` saying what the store got wrong, or its `StoreError`.
+public func checkConditionalLoad(of store: any SessionStore) async throws {
+    func expect(_ reading: SessionReading, _ expected: SessionRecord?, unchanged: Bool = false, _ what: String) throws {
+        let right: Bool
+        switch reading {
+        case .missing: right = expected == nil && !unchanged
+        case .unchanged: right = unchanged
+        case .changed(let record): right = !unchanged && record == expected
+        }
+        if !right { throw StoreCheckFailure(description: "\(what): read \(reading)") }
+    }
+    let id = "reading-check-1"
+    var record = SessionRecord(
+        id: id, version: 3, tree: Array(#"{"page":"film"}"#.utf8), appData: [1, 2], csrfToken: "token", lastSeq: 4,
+        extra: [3], createdAt: 1_000, lastUsedAt: 1_500, expiresAt: 9_000_000_000_000)
+    try await store.create(record, entries: [])
+    try expect(try await store.load(id, unlessAt: 3), nil, unchanged: true, "a session at the version held")
+    try expect(try await store.load(id, unlessAt: 2), record, "a session at a version after the one held")
+    var next = record
+    next.version = 4
+    next.tree = Array(#"{"page":"cast"}"#.utf8)
+    try await store.commit(next, expectedVersion: 3, entries: [])
+    record = next
+    try expect(try await store.load(id, unlessAt: 3), record, "a session committed past the version held")
+    try expect(try await store.load(id, unlessAt: 4), nil, unchanged: true, "a session at the version committed")
+    try expect(try await store.load("reading-check-none", unlessAt: 1), nil, "a session never created")
+    try await store.delete(id)
+    try expect(try await store.load(id, unlessAt: 4), nil, "a deleted session")
+}

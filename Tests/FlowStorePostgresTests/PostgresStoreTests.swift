@@ -50,6 +50,7 @@ struct PostgresStoreTests {
             #expect(try await store.purgeExpired(now: 500, limit: 2) == 1)
             try await checkQuarantine(of: store)
             try await checkSessionPages(of: store)
+            try await checkConditionalLoad(of: store)
             // A second connection (another instance) sees the same session, migrations already done,
             // and signs ids with the same secret.
             try await withStore(cluster.url) { other in

@@ -9,5 +9,6 @@ struct MemoryStoreTests {
     func checks() async throws {
         try await checkQuarantine(of: MemorySessionStore())
         try await checkSessionPages(of: MemorySessionStore())
+        try await checkConditionalLoad(of: MemorySessionStore())
     }
 }

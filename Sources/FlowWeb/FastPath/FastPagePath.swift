@@ -34,16 +34,19 @@ final class FastPagePath: Sendable {
     private let initial: @Sendable (_ id: String, _ mintedAt: Int64) -> LoadedSession?
     private let lifetime: SessionLifetime
     private let clock: @Sendable () -> Int64
+    /// The async path's session locks: a session locked is being changed on this instance.
+    private let locks: SessionLocks
 
     /// The fast path over `store`, with the async path's cache of decoded trees, decoder, ids,
-    /// initial state, session lifetime and clock.
+    /// initial state, session lifetime, clock and session locks.
     init(
         store: any ImmediateSessionLoading, decoded: DecodedSessionCache, decoder: StoredSessionDecoder,
         ids: SessionIDs,
         initial: @escaping @Sendable (_ id: String, _ mintedAt: Int64) -> LoadedSession?, lifetime: SessionLifetime,
-        clock: @escaping @Sendable () -> Int64
+        clock: @escaping @Sendable () -> Int64, locks: SessionLocks
     ) {
         self.store = store
+        self.locks = locks
         self.decoded = decoded
         self.decoder = decoder
         self.ids = ids
@@ -75,15 +78,27 @@ final class FastPagePath: Sendable {
             let kept = try? shown.value(
                 id, version: stamp.version,
                 make: { () throws(WebError) -> ShownSession in
-                    // Changed since the stamp: nothing is kept under the stamp's version.
-                    guard let read = try? store.loadImmediately(id), SessionStamp(read) == stamp else {
-                        throw .unavailable("changed while read")
-                    }
-                    let session: LoadedSession
-                    do throws(UnreadableSession) {
-                        session = try decoded.session(from: SessionRecord(ownCopyOf: read), decoder: decoder)
-                    } catch {
-                        throw error.webError  // the async path restarts it
+                    var session: LoadedSession
+                    let held = decoded.latest(id)
+                    if let held, SessionStamp(held.record) == stamp {
+                        // This instance committed or read the stamp's version: nothing to read.
+                        session = held
+                        session.record = SessionRecord(ownCopyOf: held.record)
+                    } else if let held, held.record.version < stamp.version, locks.waiterCount(id) != nil {
+                        // Newer than this instance's copy while this instance changes the
+                        // session: most often its own commit, stored and about to be cached.
+                        // The async path decodes the version only if it still must.
+                        throw .unavailable("being changed here")
+                    } else {
+                        // Changed since the stamp: nothing is kept under the stamp's version.
+                        guard let read = try? store.loadImmediately(id), SessionStamp(read) == stamp else {
+                            throw .unavailable("changed while read")
+                        }
+                        do throws(UnreadableSession) {
+                            session = try decoded.session(from: SessionRecord(ownCopyOf: read), decoder: decoder)
+                        } catch {
+                            throw error.webError  // the async path restarts it
+                        }
                     }
                     // A visit to another page (Back after a step, usually) moves the tree: the
                     // async path's, and nothing is made for it here.

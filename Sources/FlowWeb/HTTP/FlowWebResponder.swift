@@ -55,7 +55,8 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
         let fastPath = (store as? any ImmediateSessionLoading).map { store in
             FastPagePath(
                 store: store, decoded: sessions.decoded, decoder: sessions.decoder, ids: sessions.ids,
-                initial: sessions.readyInitialSession, lifetime: sessions.lifetime, clock: sessions.clock)
+                initial: sessions.readyInitialSession, lifetime: sessions.lifetime, clock: sessions.clock,
+                locks: sessions.locks)
         }
         let errors = context.errors
         var router = Router(

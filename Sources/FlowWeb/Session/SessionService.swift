@@ -87,11 +87,28 @@ final class SessionService<Step: FlowStep>: Sendable {
     /// stored, or at the app's initial state while nothing is stored under it. Its tree comes
     /// from the cache of decoded trees when this instance saw the stored version already. The
     /// signature of an id found stored is not checked again: only checked ids are ever stored.
+    /// When this instance holds a copy, the store is asked only whether it is still current, and
+    /// sends the session's contents only when it is not.
     func load(_ id: String) async throws(WebError) -> LoadedSession? {
         guard SessionIDs.isWellFormed(id) else { return nil }
         // The store's async read, even when it can read immediately: async code must never wait
         // on the calling thread for a resource (a reader, a connection) that another task holds.
-        let record = try await calls.run { () async throws(StoreError) in try await store.load(id) }
+        let held = decoded.latest(id)
+        let record: SessionRecord?
+        if let held {
+            let reading = try await calls.run { () async throws(StoreError) in
+                try await store.load(id, unlessAt: held.record.version)
+            }
+            switch reading {
+            case .missing: record = nil
+            case .unchanged:
+                guard !held.record.isDeleted, held.record.expiresAt > clock() else { return nil }
+                return held
+            case .changed(let changed): record = changed
+            }
+        } else {
+            record = try await calls.run { () async throws(StoreError) in try await store.load(id) }
+        }
         let now = clock()
         if let record {
             guard !record.isDeleted, record.expiresAt > now else { return nil }
