@@ -62,23 +62,9 @@ struct StoredEntry<Step: FlowStep> {
 
     /// The stored form.
     func encoded() throws -> HistoryRecord {
-        let stored = Positional(
-            at: at, source: source, url: url, version: version, navigation: StoredNavigation(navigation))
-        var bytes = try CompactJSONEncoder().encode(stored)
-        if snapshot != nil || reason != nil {
-            // The tree and app data are JSON already: written as they are, not as strings.
-            bytes.removeLast()  // "]"
-            bytes.append(UInt8(ascii: ","))
-            bytes += snapshot?.tree ?? Array("null".utf8)
-            bytes.append(UInt8(ascii: ","))
-            bytes += snapshot.map { $0.appData.isEmpty ? Array("null".utf8) : $0.appData } ?? Array("null".utf8)
-            if let reason {
-                bytes.append(UInt8(ascii: ","))
-                bytes += try CompactJSONEncoder().encode(reason)
-            }
-            bytes.append(UInt8(ascii: "]"))
-        }
-        return HistoryRecord(seq: seq, entry: bytes)
+        var writer = StoredEntryWriter<Step>()
+        try writer.write(self)
+        return HistoryRecord(seq: seq, entry: writer.bytes)
     }
 
     /// The entry as the JSON API shows it, in a session created at `createdAt` (milliseconds).
@@ -103,7 +89,7 @@ struct StoredEntry<Step: FlowStep> {
     }
 
     /// `[at, source, version, url?, navigation]`.
-    private struct Positional: Codable {
+    private struct Positional: Decodable {
         var at: Int64?
         var source: HistoryEntry.Source
         var url: String?
@@ -111,14 +97,6 @@ struct StoredEntry<Step: FlowStep> {
         var navigation: StoredNavigation<Step>
         var snapshot: StateSnapshot?
         var reason: String?
-
-        init(at: Int64?, source: HistoryEntry.Source, url: String?, version: Int, navigation: StoredNavigation<Step>) {
-            self.at = at
-            self.source = source
-            self.url = url
-            self.version = version
-            self.navigation = navigation
-        }
 
         init(from decoder: any Decoder) throws {
             var fields = try decoder.unkeyedContainer()
@@ -135,15 +113,6 @@ struct StoredEntry<Step: FlowStep> {
                 }
                 if !fields.isAtEnd { reason = try fields.decode(String.self) }
             }
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var fields = encoder.unkeyedContainer()
-            if let at { try fields.encode(at) } else { try fields.encodeNil() }
-            try fields.encode(source)
-            try fields.encode(version)
-            if let url { try fields.encode(url) } else { try fields.encodeNil() }
-            try fields.encode(navigation)
         }
     }
 

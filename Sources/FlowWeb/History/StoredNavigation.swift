@@ -1,17 +1,15 @@
 import FlowCore
 
-/// The stored form of a ``Navigation``: every record a JSON array of its fields in a fixed order,
-/// trailing empty fields left out. A history keeps thousands of these per session, and the keys of
+/// The stored form of a ``Navigation``, read here and written by ``StoredEntryWriter``: every
+/// record a JSON array of its fields in a fixed order, trailing empty fields left out. A history keeps thousands of these per session, and the keys of
 /// the API form (`"kind"`, `"node"`, `"flowName"`, …) were half of their bytes.
 ///
 ///     navigation: [trigger, outcome, [action…], [step…], top, topURL, adaptedStep?]
 ///     trigger:    "start" | ["step", step, from?] | ["visit", node]
 ///     action:     [kind, node, page?, flow?]          ["push",7,"login"], ["startFlow",1,null,"app"]
 ///     step:       [flow, flowName, step, adaptation?]  adaptation only when `adapt` changed the step
-struct StoredNavigation<Step: FlowStep>: Codable {
+struct StoredNavigation<Step: FlowStep>: Decodable {
     var navigation: Navigation<Step>
-
-    init(_ navigation: Navigation<Step>) { self.navigation = navigation }
 
     init(from decoder: any Decoder) throws {
         var fields = try decoder.unkeyedContainer()
@@ -26,24 +24,11 @@ struct StoredNavigation<Step: FlowStep>: Codable {
             trigger: trigger, outcome: outcome, adaptedStep: adaptedStep, actions: actions, steps: steps, top: top,
             topURL: topURL)
     }
-
-    func encode(to encoder: any Encoder) throws {
-        var fields = encoder.unkeyedContainer()
-        try fields.encode(StoredTrigger(trigger: navigation.trigger))
-        try fields.encode(navigation.outcome)
-        try fields.encode(navigation.actions.map(StoredAction.init))
-        try fields.encode(navigation.steps.map(StoredStep.init))
-        try fields.encode(navigation.top)
-        try fields.encode(navigation.topURL)
-        if let adaptedStep = navigation.adaptedStep { try fields.encode(adaptedStep) }
-    }
 }
 
 /// `"start"`, `["step", step, from?]` or `["visit", node]`.
-private struct StoredTrigger<Step: FlowStep>: Codable {
+private struct StoredTrigger<Step: FlowStep>: Decodable {
     var trigger: Navigation<Step>.Trigger
-
-    init(trigger: Navigation<Step>.Trigger) { self.trigger = trigger }
 
     init(from decoder: any Decoder) throws {
         if let single = try? decoder.singleValueContainer(), let name = try? single.decode(String.self) {
@@ -64,23 +49,6 @@ private struct StoredTrigger<Step: FlowStep>: Codable {
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
-        switch trigger {
-        case .start:
-            var single = encoder.singleValueContainer()
-            try single.encode("start")
-        case .step(let step, let from):
-            var fields = encoder.unkeyedContainer()
-            try fields.encode("step")
-            try fields.encode(step)
-            if let from { try fields.encode(from) }
-        case .visit(let node):
-            var fields = encoder.unkeyedContainer()
-            try fields.encode("visit")
-            try fields.encode(node)
-        }
-    }
-
     private static func unknown(_ kind: String, _ decoder: any Decoder) -> DecodingError {
         .dataCorrupted(
             .init(
@@ -90,10 +58,8 @@ private struct StoredTrigger<Step: FlowStep>: Codable {
 }
 
 /// `[kind, node, page?, flow?]`.
-private struct StoredAction: Codable {
+private struct StoredAction: Decodable {
     var action: NavigationAction
-
-    init(_ action: NavigationAction) { self.action = action }
 
     init(from decoder: any Decoder) throws {
         var fields = try decoder.unkeyedContainer()
@@ -103,23 +69,11 @@ private struct StoredAction: Codable {
         let flow = fields.isAtEnd ? nil : try fields.decode(String.self)
         action = NavigationAction(kind: kind, node: node, page: page, flow: flow)
     }
-
-    func encode(to encoder: any Encoder) throws {
-        var fields = encoder.unkeyedContainer()
-        try fields.encode(action.kind)
-        try fields.encode(action.node)
-        if action.page != nil || action.flow != nil {
-            if let page = action.page { try fields.encode(page) } else { try fields.encodeNil() }
-        }
-        if let flow = action.flow { try fields.encode(flow) }
-    }
 }
 
 /// `[flow, flowName, step, adaptation?]`, the adaptation only when it is not the step itself.
-private struct StoredStep<Step: FlowStep>: Codable {
+private struct StoredStep<Step: FlowStep>: Decodable {
     var step: NavigatedStep<Step>
-
-    init(_ step: NavigatedStep<Step>) { self.step = step }
 
     init(from decoder: any Decoder) throws {
         var fields = try decoder.unkeyedContainer()
@@ -128,13 +82,5 @@ private struct StoredStep<Step: FlowStep>: Codable {
         let value = try fields.decode(Step.self)
         let adaptation = fields.isAtEnd ? .step(value) : try fields.decode(StepAdaptation<Step>.self)
         step = NavigatedStep(flow: flow, flowName: flowName, step: value, adaptation: adaptation)
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var fields = encoder.unkeyedContainer()
-        try fields.encode(step.flow)
-        try fields.encode(step.flowName)
-        try fields.encode(step.step)
-        if step.adaptation != .step(step.step) { try fields.encode(step.adaptation) }
     }
 }
