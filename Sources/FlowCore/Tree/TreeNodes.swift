@@ -97,12 +97,13 @@ public struct FlowNode: Sendable, Hashable {
     }
 }
 
-/// A page or a flow.
-public indirect enum TreeNode: Sendable, Hashable {
+/// A page or a flow. A page is held in place (a stack of pages is one array of them, walked
+/// without a pointer to follow per page); a flow, which holds nodes, in a box of its own.
+public enum TreeNode: Sendable, Hashable {
     /// A page.
     case page(PageNode)
     /// A flow.
-    case flow(FlowNode)
+    indirect case flow(FlowNode)
 
     /// The node's id.
     public var id: NodeID {
