@@ -9,13 +9,27 @@ public struct PageNode: Sendable, Hashable {
         let id: NodeID
         let page: AnyPage
         let url: String
-        let jsonHead: [UInt8]?
+        /// The start of the stored JSON form, then the start of the API's (`stateHeadStart` on).
+        let heads: [UInt8]
+        /// Where the stored form's start ends (`nil`: the params did not encode).
+        let jsonHeadEnd: Int?
+        /// Where the API form's start begins.
+        let stateHeadStart: Int
 
         init(id: NodeID, page: AnyPage, params: JSON?) {
             self.id = id
             self.page = page
             url = page.path
-            jsonHead = try? TreeJSONWriter.head(of: id, page, params: params)
+            var heads = (try? TreeJSONWriter.head(of: id, page, params: params)) ?? []
+            jsonHeadEnd = heads.isEmpty ? nil : heads.count
+            stateHeadStart = heads.count
+            heads.append(contentsOf: #"{"node":"#.utf8)
+            JSONWriter.writeInteger(id.rawValue, into: &heads)
+            heads.append(contentsOf: #","page":"#.utf8)
+            JSONWriter.writeString(page.name, into: &heads)
+            heads.append(contentsOf: #","url":"#.utf8)
+            JSONWriter.writeString(url, into: &heads)
+            self.heads = heads
         }
     }
 
@@ -36,11 +50,14 @@ public struct PageNode: Sendable, Hashable {
     /// The start of the page's JSON form, `{"node":…,"page":…` and its `"params"` when not
     /// empty: what never changes, written once rather than at every commit (`nil` when the
     /// params did not encode; the commit then says why).
-    var jsonHead: [UInt8]? { fixed.jsonHead }
+    var jsonHead: ArraySlice<UInt8>? { fixed.jsonHeadEnd.map { fixed.heads[..<$0] } }
+    /// The start of the page's form in the API's State, `{"node":…,"page":…,"url":…`: written
+    /// once, as ``jsonHead`` is.
+    public var stateHead: ArraySlice<UInt8> { fixed.heads[fixed.stateHeadStart...] }
     /// The identity of the unchanging parts with the two flags in its low bits (an object's
     /// address is aligned to at least 8); 0 when the params did not encode.
     var identityKey: UInt {
-        guard fixed.jsonHead != nil else { return 0 }
+        guard fixed.jsonHeadEnd != nil else { return 0 }
         return UInt(bitPattern: ObjectIdentifier(fixed)) | (allowStepWhenNotPresented ? 1 : 0)
             | (allowStepWhenDismissed ? 2 : 0)
     }

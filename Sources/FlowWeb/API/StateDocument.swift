@@ -62,12 +62,7 @@ struct StateDocument {
         switch node {
         case .flow(let flow): write(flow, into: &bytes)
         case .page(let page):
-            append(#"{"node":"#, to: &bytes)
-            JSONWriter.writeInteger(page.id.rawValue, into: &bytes)
-            append(#","page":"#, to: &bytes)
-            JSONWriter.writeString(page.page.name, into: &bytes)
-            append(#","url":"#, to: &bytes)
-            JSONWriter.writeString(page.url, into: &bytes)
+            bytes.append(contentsOf: page.stateHead)
             if !page.embedded.isEmpty {
                 append(#","embedded":["#, to: &bytes)
                 for index in page.embedded.indices {
