@@ -1,5 +1,6 @@
 import FlowCore
 import FlowStore
+import Foundation
 import Testing
 
 @testable import FlowWeb
@@ -65,5 +66,20 @@ struct StoredEntryTests {
                 == head + #",null,null,"limit nodes: \"501\""]"#)
         let read = try StoredEntry<WebStep>(try entry.encoded())
         #expect(read.reason == entry.reason && read.snapshot == nil)
+    }
+}
+
+@Suite("History times")
+struct HistoryTimeTests {
+    @Test(
+        "an entry's time is written as Foundation's ISO 8601 style writes it",
+        arguments: [
+            0, 999, 1_000, 86_399_999, 86_400_000, 951_782_400_000, 951_868_799_000, 1_709_164_800_000,
+            1_800_000_000_000, 4_107_542_399_000, 13_574_563_200_000, 253_402_300_799_000, -1, -86_400_001,
+        ] as [Int64])
+    func timestamps(milliseconds: Int64) {
+        #expect(
+            StoredEntry<WebStep>.timestamp(milliseconds)
+                == Date(timeIntervalSince1970: (Double(milliseconds) / 1000).rounded(.down)).formatted(.iso8601))
     }
 }

@@ -49,6 +49,7 @@ extension SessionService {
     func recordCommitted(_ prepared: PreparedChange) {
         for entry in prepared.commit.entries {
             metrics?.recordNavigation(entry.navigation.outcome)
+            guard logger.logLevel <= .info else { continue }
             var step = "-"
             if case .step(let value, _) = entry.navigation.trigger {
                 step = (try? WireStep(value))?.canonical ?? "\(value)"
