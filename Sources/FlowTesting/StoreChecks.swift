@@ -94,7 +94,7 @@ public func checkSessionPages(of store: any SessionStore) async throws {
     for id in ids { try await store.delete(id) }
 }
 
-/// Checks a `SessionStore`'s ``SessionStore/load(_:unlessAt:)``: a session still at the version
+/// Checks a `SessionStore`'s `SessionStore.load(_:unlessAt:)`: a session still at the version
 /// the caller holds reads as unchanged; at another version, or once committed past it, as the
 /// record `load(_:)` gives; never created or deleted, as missing. For a store implementation's
 /// tests; it uses a session named `reading-check-1` (deleted at the end).

@@ -52,7 +52,7 @@ public struct PageNode: Sendable, Hashable {
     /// params did not encode; the commit then says why).
     var jsonHead: ArraySlice<UInt8>? { fixed.jsonHeadEnd.map { fixed.heads[..<$0] } }
     /// The start of the page's form in the API's State, `{"node":…,"page":…,"url":…`: written
-    /// once, as ``jsonHead`` is.
+    /// once, as the start of its stored form is.
     public var stateHead: ArraySlice<UInt8> { fixed.heads[fixed.stateHeadStart...] }
     /// The identity of the unchanging parts with the two flags in its low bits (an object's
     /// address is aligned to at least 8); 0 when the params did not encode.
