@@ -17,6 +17,10 @@ final class DaemonContext: Sendable {
     /// The request the daemon's thread is handing to the responder, while it does: what a stop
     /// that finds the thread stuck reports.
     let handing = Mutex<RequestContext?>(nil)
+    /// The daemon's connections suspended while their responder works, and whether the stop
+    /// answered them (later requests then get `503`): a lock per daemon, so an answer handed back
+    /// from another thread contends only with its own daemon's thread.
+    let suspended = Mutex(SuspendedConnections())
     /// Keeps the next allocation off the counter's cache line.
     private let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
 
@@ -34,4 +38,12 @@ final class DaemonContext: Sendable {
         deadlines = ConnectionDeadlines(
             readTimeout: server.configuration.readTimeout, idleTimeout: server.configuration.connectionTimeout)
     }
+}
+
+/// A daemon's suspended connections (see ``DaemonContext/suspended``).
+struct SuspendedConnections: ~Copyable {
+    /// Connections suspended while their responder works, by their request context.
+    var contexts: [ObjectIdentifier: RequestContext] = [:]
+    /// Set once the stop has answered every suspended connection: later requests get `503`.
+    var refusesWork = false
 }

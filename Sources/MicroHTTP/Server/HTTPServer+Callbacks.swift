@@ -215,18 +215,18 @@ extension HTTPServer {
             case suspended
             case answer(Response)
         }
-        let outcome: Outcome = state.withLock { state in
+        let outcome: Outcome = context.connection.daemon.suspended.withLock { suspended in
             context.handoff.withLock { handoff in
                 switch handoff {
                 case .ready(let response):
                     handoff = .taken
                     return .answer(response)
-                case .responderRunning where state.refusesWork:
+                case .responderRunning where suspended.refusesWork:
                     handoff = .taken
                     return .answer(.text("The server is shutting down", status: .serviceUnavailable))
                 case .responderRunning:
                     handoff = .suspended
-                    state.suspended[ObjectIdentifier(context)] = context
+                    suspended.contexts[ObjectIdentifier(context)] = context
                     MHD_suspend_connection(context.connection.pointer)
                     return .suspended
                 case .suspended, .taken:
@@ -258,8 +258,8 @@ extension HTTPServer {
             }
         }
         guard mustResume else { return }
-        state.withLock { state in
-            guard state.suspended.removeValue(forKey: ObjectIdentifier(context)) != nil else { return }
+        context.connection.daemon.suspended.withLock { suspended in
+            guard suspended.contexts.removeValue(forKey: ObjectIdentifier(context)) != nil else { return }
             context.connection.resume()
         }
     }

@@ -43,14 +43,10 @@ public final class HTTPServer: Sendable {
         /// The listening sockets, closed after the daemons stop.
         var sockets: [Int32] = []
         var port = 0
-        /// Connections suspended while their responder works, by their request context.
-        var suspended: [ObjectIdentifier: RequestContext] = [:]
         /// Streamed responses still open, which a stop ends.
         var streams: [ObjectIdentifier: ResponseStream] = [:]
         /// Set when the stop begins: streams are ended, and new ones end at once.
         var endsStreams = false
-        /// Set once the stop has answered every suspended connection: later requests get `503`.
-        var refusesWork = false
         var shutdownRequested = false
         var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
         var stopWaiters: [CheckedContinuation<StopReport, Never>] = []
@@ -218,7 +214,7 @@ public final class HTTPServer: Sendable {
         let clock = ContinuousClock()
         await waitForInFlightRequests(on: daemons, until: clock.now + configuration.shutdownGracePeriod)
         var report = StopReport()
-        report.unfinishedRequests = answerSuspendedRequests()
+        report.unfinishedRequests = answerSuspendedRequests(on: daemons)
         for route in report.unfinishedRequests {
             logger.error(
                 "stopping: a request did not finish within the grace period and was answered 503",
@@ -268,21 +264,25 @@ public final class HTTPServer: Sendable {
 
     /// Answers every connection still waiting for its responder with `503`, from now on refuses
     /// new work, and returns the routes of the requests so answered.
-    private func answerSuspendedRequests() -> [String] {
-        state.withLock { state in
-            state.refusesWork = true
-            let contexts = state.suspended.values
-            state.suspended = [:]
-            for context in contexts {
-                context.handoff.withLock { handoff in
-                    if case .suspended = handoff {
-                        handoff = .ready(.text("The server is shutting down", status: .serviceUnavailable))
+    private func answerSuspendedRequests(on daemons: [DaemonHandle]) -> [String] {
+        var routes: [String] = []
+        for daemon in daemons {
+            daemon.context.suspended.withLock { suspended in
+                suspended.refusesWork = true
+                let contexts = suspended.contexts.values
+                suspended.contexts = [:]
+                for context in contexts {
+                    context.handoff.withLock { handoff in
+                        if case .suspended = handoff {
+                            handoff = .ready(.text("The server is shutting down", status: .serviceUnavailable))
+                        }
                     }
+                    context.connection.resume()
                 }
-                context.connection.resume()
+                routes += contexts.map(\.route)
             }
-            return contexts.map(\.route).sorted()
         }
+        return routes.sorted()
     }
 
     /// Stops the daemons and their loops, on a thread of its own (joining a loop's thread
