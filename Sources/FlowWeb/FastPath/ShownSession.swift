@@ -16,8 +16,11 @@ final class ShownSession: @unchecked Sendable {
     /// The chrome of the session's page.
     let chrome: PageChrome
 
+    /// A session shown with `chrome`. Its commit encoding is not kept: a page shown never commits,
+    /// and each thread's copy would otherwise keep the encoded tree alive beside its own bytes.
     init(_ session: LoadedSession, chrome: PageChrome) {
         self.session = session
+        self.session.encoded = nil
         self.chrome = chrome
     }
 
