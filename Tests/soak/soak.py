@@ -311,8 +311,12 @@ def soak(binary, name, store, args):
         # rss: at the start, after the warm-up, after each measured run. The memory store holds
         # every session and history entry in the process, so its RSS is mostly the data the mix
         # stored (about 1.2–1.8 KB a request over 10 minutes); the same server code runs over
-        # SQLite and PostgreSQL, where a leak would show.
-        if name != "memory" and len(rss) > 3 and rss[-1] > rss[2] * 1.10:
+        # SQLite and PostgreSQL, where a leak would show. SQLite's connections each cache up to
+        # 2 MB of pages (its default), filled as the file grows, which runs of seconds do not see
+        # settle: over ten runs of 8 s its RSS rose 14 MB after the first, then 0.2-0.4 MB a run
+        # (session 20), so that budget is allowed on top.
+        allowed = rss[2] * 1.10 + (16 if name == "sqlite" else 0)
+        if name != "memory" and len(rss) > 3 and rss[-1] > allowed:
             problems.append(f"RSS grew from {rss[2]:.1f} MB after the first run to {rss[-1]:.1f} MB after the last")
         if problems:
             raise Failure(f"{name}: " + "; ".join(problems) + f"\nfigures: {figures}\nstderr: {server.errors()}")
