@@ -18,7 +18,8 @@ struct StateDocument {
             throw .internalError("the session shows no page")
         }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(256 + 64 * tree.nextNodeID)
+        // Ids are never reused, so `nextNodeID` only bounds the tree's size: capped, not trusted.
+        bytes.reserveCapacity(256 + 64 * min(tree.nextNodeID, 1024))
         Self.append(#"{"session":"#, to: &bytes)
         JSONWriter.writeString(session, into: &bytes)
         Self.append(#","version":"#, to: &bytes)
