@@ -36,7 +36,7 @@ private struct CounterFlow: Flow {
 private struct CountPage: Page {
     static let name = "count"
     var number: Int
-    var path: String { "/count/\(number)" }
+    var path: PagePath { "/count/\(number)" }
 }
 
 private func counterApp() throws -> FlowApp<CountStep> {

@@ -43,7 +43,7 @@ private struct BrokenFlow: Flow {
 private struct StartPage: WebPage {
     static let name = "start"
     static let template = "pages/start"
-    var path: String { "/" + "start" }
+    var path: PagePath { "/start" }
     var title: String { "Start" }
     struct Model: Encodable { var links: [String] }
     func model(in context: PageContext) throws -> Model {
@@ -56,7 +56,7 @@ private struct LevelPage: WebPage {
     static let name = "level"
     static let template = "pages/level"
     var level: Int
-    var path: String { "/levels/\(level)" }
+    var path: PagePath { "/levels/\(level)" }
     var title: String { "Level \(level)" }
     struct Model: Encodable { var next: String }
     struct Broken: Error {}
@@ -70,7 +70,7 @@ private struct LevelPage: WebPage {
 private struct TrapPage: WebPage {
     static let name = "trap"
     static let template = "pages/trap"
-    var path: String { "/trap" }
+    var path: PagePath { "/trap" }
     var title: String { "Trap" }
     func model(in context: PageContext) throws -> [String: String] { [:] }
 }
@@ -79,7 +79,7 @@ private struct TrapPage: WebPage {
 private struct OrphanPage: WebPage {
     static let name = "orphan"
     static let template = "pages/trap"
-    var path: String { "/orphan" }
+    var path: PagePath { "/orphan" }
     var title: String { "Orphan" }
     func model(in context: PageContext) throws -> [String: String] { [:] }
 }

@@ -321,7 +321,7 @@ struct NoMigrationTests {
     private struct NewsPage: WebPage {
         static let name = "news"
         static let template = "pages/help"
-        var path: String { "/news" }
+        var path: PagePath { "/news" }
         var title: String { "News" }
         struct Model: Encodable {}
         func model(in context: PageContext) throws -> Model { Model() }

@@ -1,5 +1,4 @@
 import FlowTesting
-import Foundation
 import Testing
 
 @testable import MoviesDemo
@@ -8,31 +7,10 @@ import Testing
 /// stays as it was (issue "Browser history stays true", point 5).
 @Suite("HEAD on the demo's pages")
 struct HeadRequestTests {
-    /// A browser holding a new session onboarded through the API.
-    private func onboardedBrowser(_ server: TestServer) async throws -> TestBrowser {
-        let api = server.browser()
-        let created = try await api.send("POST", "/api/v1/sessions")
-        let document = try JSONSerialization.jsonObject(with: Data(created.body)) as? [String: Any]
-        let id = try #require(document?["session"] as? String)
-        for step in [
-            #"{"step":{"name":"userIsLoggedIn","params":{"name":"Ada"}}}"#,
-            #"{"step":{"name":"apiKeyIsFilledIn","params":{"apiKey":"k"}}}"#,
-        ] {
-            let sent = try await api.send(
-                "POST", "/api/v1/session/steps",
-                headers: [("Authorization", "Bearer \(id)"), ("Content-Type", "application/json")],
-                body: Array(step.utf8))
-            #expect(sent.status == 200)
-        }
-        let browser = server.browser()
-        browser.setCookie("flowserver_session", id)
-        return browser
-    }
-
     @Test("HEAD on every kind of demo page answers as GET would and leaves the session's version and tree alone")
     func head() async throws {
         try await TestServer.with(try MoviesDemo.webApp(), templates: ExplorerTests.templates) { server in
-            let browser = try await onboardedBrowser(server)
+            let browser = try await server.onboardedBrowser()
             #expect(try await server.session(of: browser).topURL == "/wishlist")
             // The top page, tabs, deep links, a modal, onboarding (gone), a page that is not there.
             for path in [

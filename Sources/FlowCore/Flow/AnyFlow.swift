@@ -30,8 +30,8 @@ public struct AnyPage: Sendable, Hashable, CustomStringConvertible {
 
     /// The registered name of the page's type.
     public var name: String { type(of: base).name }
-    /// The URL path derived from the params.
-    public var path: String { base.path }
+    /// The URL path derived from the params, percent-encoded (``PagePath/encoded``).
+    public var path: String { base.path.encoded }
 
     public var description: String { "\(name)(\(base))" }
 

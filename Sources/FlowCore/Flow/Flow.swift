@@ -68,20 +68,20 @@ public enum StepAdaptation<Step: FlowStep>: Codable, Sendable, Hashable {
 }
 
 /// A page (RxFlow's presentable): a node that renders. Its params are its stored properties; its
-/// URL path derives from them.
+/// URL path derives from them, each value interpolated into it percent-encoded (``PagePath``).
 ///
 /// ```swift
 /// struct MoviePage: Page {
 ///     static let name = "movie"
 ///     var id: Int
-///     var path: String { "/movies/\(id)" }
+///     var path: PagePath { "/movies/\(id)" }
 /// }
 /// ```
 public protocol Page: Codable, Sendable, Hashable {
     /// The name the page is registered under (its template is usually named after it).
     static var name: String { get }
     /// The URL path of this page, derived from its params.
-    var path: String { get }
+    var path: PagePath { get }
     /// Whether steps from this page still count after it left the tree (RxFlow's
     /// `allowStepWhenDismissed`); default `false`.
     static var allowsStepsWhenDismissed: Bool { get }

@@ -8,7 +8,7 @@ import MustacheTemplates
 ///     static let name = "movie"
 ///     static let template = "pages/movie"
 ///     var id: Int
-///     var path: String { "/movies/\(id)" }
+///     var path: PagePath { "/movies/\(id)" }
 ///     var title: String { "Movie" }
 ///     func model(in context: PageContext) throws -> MovieModel {
 ///         let movie = context.services[MovieCatalog.self]!.movie(id)!

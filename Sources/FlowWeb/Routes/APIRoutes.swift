@@ -105,7 +105,7 @@ struct APIRoutes<Step: FlowStep>: RouteCollection {
         do { target = try Request(method: .get, target: url) } catch {
             throw .notFound("There is no page at \(url) (\(error)).")
         }
-        let path = target.path
+        let path = target.pagePath
         let shown = session.tree.page(at: path) != nil
         let deepLink = shown ? nil : PageRoutes.deepLinkStep(target, of: sessions.app)
         guard shown || deepLink != nil else {

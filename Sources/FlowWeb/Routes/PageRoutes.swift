@@ -32,15 +32,16 @@ struct PageRoutes<Step: FlowStep>: RouteCollection {
         guard request.method == .get || request.method == .head, let fastPath, RequestIntent(request) != .speculation
         else { return nil }
         let composer = context.composer
+        let path = request.pagePath
         guard let id = request.cookie(context.configuration.sessionCookieName) else {
-            guard let fresh = fastPath.firstVisit(to: request.path, chrome: composer.chrome(of:)) else { return nil }
+            guard let fresh = fastPath.firstVisit(to: path, chrome: composer.chrome(of:)) else { return nil }
             let response =
-                request.path == "/"
+                path == "/"
                 ? context.redirect(fresh.chrome.top.url)
                 : try? composer.render(fresh.session, notice: Self.notice(request), chrome: fresh.chrome)
             return response.map { context.finish($0, setCookieFor: fresh.session, true) }
         }
-        guard let shown = fastPath.show(id, at: request.path, chrome: composer.chrome(of:)) else { return nil }
+        guard let shown = fastPath.show(id, at: path, chrome: composer.chrome(of:)) else { return nil }
         return try? composer.render(shown.session, notice: Self.notice(request), chrome: shown.chrome)
     }
 
@@ -56,7 +57,7 @@ struct PageRoutes<Step: FlowStep>: RouteCollection {
     {
         let (sessions, composer) = (context.sessions, context.composer)
         let notice = Self.notice(request)
-        let path = request.path
+        let path = request.pagePath
         if path == "/" { return .init(result: context.redirect(session.tree.top?.url ?? "/"), session: session) }
         if let target = session.tree.page(at: path) {
             guard target.id != session.tree.top?.id else {

@@ -6,7 +6,7 @@ import MustacheTemplates
 public struct SettingsPage: WebPage {
     public static let name = "settings"
     public static let template = "pages/settings"
-    public var path: String { "/settings" }
+    public var path: PagePath { "/settings" }
     public var title: String { "Settings" }
     public struct Model: Encodable, TemplateValueConvertible {
         var login: String
@@ -49,7 +49,7 @@ public struct SettingsDetailPage: WebPage {
     public static let name = "settings-detail"
     public static let template = "pages/settings-detail"
     public var section: Section
-    public var path: String { "/settings/\(section.rawValue)" }
+    public var path: PagePath { "/settings/\(section.rawValue)" }
     public var title: String {
         switch section {
         case .login: "Login"
@@ -91,7 +91,7 @@ public struct SettingsDetailPage: WebPage {
 public struct AboutPage: WebPage {
     public static let name = "about"
     public static let template = "pages/about"
-    public var path: String { "/about" }
+    public var path: PagePath { "/about" }
     public var title: String { "About" }
     public struct Model: Encodable {}
     public func model(in context: PageContext) throws -> Model { Model() }
@@ -102,7 +102,7 @@ public struct AlertPage: WebPage {
     public static let name = "alert"
     public static let template = "pages/alert"
     public var message: String
-    public var path: String { "/alert" }
+    public var path: PagePath { "/alert" }
     public var title: String { "Notice" }
     public struct Model: Encodable, TemplateValueConvertible {
         var message: String

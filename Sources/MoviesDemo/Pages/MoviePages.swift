@@ -6,7 +6,7 @@ import MustacheTemplates
 public struct WishlistPage: WebPage {
     public static let name = "wishlist"
     public static let template = "pages/wishlist"
-    public var path: String { "/wishlist" }
+    public var path: PagePath { "/wishlist" }
     public var title: String { "Wishlist" }
     public struct Model: Encodable, TemplateValueConvertible {
         var movies: [LinkModel]
@@ -37,7 +37,7 @@ public struct WishlistPage: WebPage {
 public struct WatchedPage: WebPage {
     public static let name = "watched"
     public static let template = "pages/watched"
-    public var path: String { "/watched" }
+    public var path: PagePath { "/watched" }
     public var title: String { "Watched" }
     public struct Model: Encodable, TemplateValueConvertible {
         var movies: [LinkModel]
@@ -55,7 +55,7 @@ public struct MoviePage: WebPage {
     public static let name = "movie"
     public static let template = "pages/movie"
     public var id: Int
-    public var path: String { "/movies/\(id)" }
+    public var path: PagePath { "/movies/\(id)" }
     public var title: String { MovieCatalog.demo.movie(id)?.title ?? "Movie" }
     public struct Model: Encodable, TemplateValueConvertible {
         var title: String
@@ -88,7 +88,7 @@ public struct CastPage: WebPage {
     public static let name = "cast"
     public static let template = "pages/cast"
     public var id: Int
-    public var path: String { "/cast/\(id)" }
+    public var path: PagePath { "/cast/\(id)" }
     public var title: String { MovieCatalog.demo.member(id)?.name ?? "Cast" }
     public struct Model: Encodable, TemplateValueConvertible {
         var name: String
@@ -111,7 +111,7 @@ public struct CastPage: WebPage {
 public struct TrendingPage: WebPage {
     public static let name = "trending"
     public static let template = "pages/trending"
-    public var path: String { "/trending" }
+    public var path: PagePath { "/trending" }
     public var title: String { "Trending" }
     public struct Model: Encodable {}
     public func model(in context: PageContext) throws -> Model { Model() }
@@ -121,7 +121,7 @@ public struct TrendingPage: WebPage {
 public struct TrendingMoviesPage: WebPage {
     public static let name = "trending-movies"
     public static let template = "pages/trending-movies"
-    public var path: String { "/trending/movies" }
+    public var path: PagePath { "/trending/movies" }
     public var title: String { "Trending movies" }
     public struct Model: Encodable, TemplateValueConvertible {
         var movies: [LinkModel]
@@ -137,7 +137,7 @@ public struct TrendingMoviesPage: WebPage {
 public struct CastListPage: WebPage {
     public static let name = "cast-list"
     public static let template = "pages/cast-list"
-    public var path: String { "/trending/cast" }
+    public var path: PagePath { "/trending/cast" }
     public var title: String { "Cast" }
     public struct Model: Encodable, TemplateValueConvertible {
         var cast: [LinkModel]

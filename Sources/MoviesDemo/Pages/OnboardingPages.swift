@@ -6,7 +6,7 @@ import Foundation
 public struct LoginPage: WebPage {
     public static let name = "login"
     public static let template = "pages/login"
-    public var path: String { "/onboarding/login" }
+    public var path: PagePath { "/onboarding/login" }
     public var title: String { "Welcome" }
     public static var modalClosable: Bool { false }
     public struct Model: Encodable {}
@@ -20,7 +20,7 @@ public struct LoginPage: WebPage {
 public struct APIKeyPage: WebPage {
     public static let name = "apikey"
     public static let template = "pages/apikey"
-    public var path: String { "/onboarding/apikey" }
+    public var path: PagePath { "/onboarding/apikey" }
     public var title: String { "Your API key" }
     public static var modalClosable: Bool { false }
     public struct Model: Encodable {}

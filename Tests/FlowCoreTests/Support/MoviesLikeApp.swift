@@ -173,49 +173,49 @@ struct SettingsFlow: Flow {
 
 struct LoginPage: Page {
     static let name = "login"
-    var path: String { "/onboarding/login" }
+    var path: PagePath { "/onboarding/login" }
 }
 struct APIKeyPage: Page {
     static let name = "apikey"
-    var path: String { "/onboarding/apikey" }
+    var path: PagePath { "/onboarding/apikey" }
 }
 struct ListPage: Page {
     static let name = "list"
     var list: String
-    var path: String { "/\(list)" }
+    var path: PagePath { "/\(list)" }
 }
 struct MoviePage: Page {
     static let name = "movie"
     var id: Int
-    var path: String { "/movies/\(id)" }
+    var path: PagePath { "/movies/\(id)" }
 }
 struct CastPage: Page {
     static let name = "cast"
     var id: Int
-    var path: String { "/cast/\(id)" }
+    var path: PagePath { "/cast/\(id)" }
 }
 struct TrendingPage: Page {
     static let name = "trending"
-    var path: String { "/trending" }
+    var path: PagePath { "/trending" }
 }
 struct SettingsPage: Page {
     static let name = "settings"
-    var path: String { "/settings" }
+    var path: PagePath { "/settings" }
 }
 struct SettingsDetailPage: Page {
     static let name = "settings-detail"
     var section: String
-    var path: String { "/settings/\(section)" }
+    var path: PagePath { "/settings/\(section)" }
 }
 struct AboutPage: Page {
     static let name = "about"
-    var path: String { "/about" }
+    var path: PagePath { "/about" }
 }
 struct AlertPage: Page {
     static let name = "alert"
     static let allowsStepsWhenDismissed = true
     var message: String
-    var path: String { "/alert" }
+    var path: PagePath { "/alert" }
 }
 
 enum MoviesLikeApp {

@@ -96,7 +96,7 @@ struct ListPage: WebPage {
     static let name = "list"
     static let template = "pages/list"
     var kind: String
-    var path: String { "/\(kind)" }
+    var path: PagePath { "/\(kind)" }
     var title: String { "List \(kind.uppercased())" }
     struct Model: Encodable {
         var kind: String
@@ -125,7 +125,7 @@ struct ItemPage: WebPage {
     static let name = "item"
     static let template = "pages/item"
     var id: Int
-    var path: String { "/items/\(id)" }
+    var path: PagePath { "/items/\(id)" }
     var title: String { "Item \(id)" }
     struct Model: Encodable {
         var id: Int
@@ -141,7 +141,7 @@ struct GreetingPage: WebPage {
     static let template = "pages/greeting"
     var name: String
     var times: Int
-    var path: String { "/greeting" }
+    var path: PagePath { "/greeting" }
     var title: String { "Greeting" }
     struct Model: Encodable {
         var name: String
@@ -156,7 +156,7 @@ struct GreetingPage: WebPage {
 struct HelpPage: WebPage {
     static let name = "help"
     static let template = "pages/help"
-    var path: String { "/help" }
+    var path: PagePath { "/help" }
     var title: String { "Help" }
     struct Model: Encodable {}
     func model(in context: PageContext) throws -> Model { Model() }
@@ -165,7 +165,7 @@ struct HelpPage: WebPage {
 struct OptionsPage: WebPage {
     static let name = "options"
     static let template = "pages/options"
-    var path: String { "/options" }
+    var path: PagePath { "/options" }
     var title: String { "Options" }
     struct Model: Encodable {
         var login: String
@@ -182,7 +182,7 @@ struct OptionDetailPage: WebPage {
     static let name = "option-detail"
     static let template = "pages/option-detail"
     var section: String
-    var path: String { "/options/\(section)" }
+    var path: PagePath { "/options/\(section)" }
     var title: String { "Option \(section)" }
     struct Model: Encodable { var section: String }
     func model(in context: PageContext) throws -> Model { Model(section: section) }

@@ -6,7 +6,7 @@ import FlowWeb
 public struct CartPage: WebPage {
     public static let name = "cart"
     public static let template = "pages/cart"
-    public var path: String { "/cart" }
+    public var path: PagePath { "/cart" }
     public var title: String { "Your cart" }
 
     /// A new cart page.

@@ -5,7 +5,7 @@ import FlowWeb
 public struct HelpPage: WebPage {
     public static let name = "help"
     public static let template = "pages/help"
-    public var path: String { "/help" }
+    public var path: PagePath { "/help" }
     public var title: String { "Help" }
 
     /// A new help page.
@@ -23,7 +23,7 @@ public struct NoticePage: WebPage {
     public static let template = "pages/notice"
     /// What it says.
     public var message: String
-    public var path: String { "/notice" }
+    public var path: PagePath { "/notice" }
     public var title: String { "Notice" }
 
     /// A notice saying `message`.

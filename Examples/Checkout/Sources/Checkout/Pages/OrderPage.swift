@@ -7,7 +7,7 @@ public struct OrderPage: WebPage {
     public static let template = "pages/order"
     /// The order's id in the ``OrderBook``.
     public var id: String
-    public var path: String { "/orders/\(id)" }
+    public var path: PagePath { "/orders/\(id)" }
     public var title: String { "Order \(id)" }
 
     /// The page of order `id`.

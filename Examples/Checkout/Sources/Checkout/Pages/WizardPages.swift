@@ -6,7 +6,7 @@ import FlowWeb
 public struct AddressPage: WebPage {
     public static let name = "address"
     public static let template = "pages/address"
-    public var path: String { "/checkout/address" }
+    public var path: PagePath { "/checkout/address" }
     public var title: String { "Delivery address" }
 
     /// A new address page.
@@ -47,7 +47,7 @@ public struct AddressPage: WebPage {
 public struct ShippingPage: WebPage {
     public static let name = "shipping"
     public static let template = "pages/shipping"
-    public var path: String { "/checkout/shipping" }
+    public var path: PagePath { "/checkout/shipping" }
     public var title: String { "Shipping" }
 
     /// A new shipping page.
@@ -86,7 +86,7 @@ public struct ShippingPage: WebPage {
 public struct PaymentPage: WebPage {
     public static let name = "payment"
     public static let template = "pages/payment"
-    public var path: String { "/checkout/payment" }
+    public var path: PagePath { "/checkout/payment" }
     public var title: String { "Payment" }
 
     /// A new payment page.
@@ -130,7 +130,7 @@ public struct PaymentPage: WebPage {
 public struct ReviewPage: WebPage {
     public static let name = "review"
     public static let template = "pages/review"
-    public var path: String { "/checkout/review" }
+    public var path: PagePath { "/checkout/review" }
     public var title: String { "Review your order" }
 
     /// A new review page.
