@@ -15,7 +15,9 @@ PYTHON_ALONE_PACKAGES := drheader=drheader axe_playwright_python=axe-playwright-
 ARGS ?=
 
 EXAMPLE := Examples/Checkout
-GETTING_STARTED := Examples/Hello
+# The "Getting started" article, built as its reader would into GUIDE_BUILD (scripts/guide-package.py).
+GETTING_STARTED := Sources/FlowWeb/FlowWeb.docc/GettingStarted.md
+GUIDE_BUILD := .build/guide
 
 .PHONY: run run-example build docs lint format test unit-tests example-tests fuzz-tests fuzz browser-tests api-tests soak-tests docker-check bench soak clean help
 
@@ -48,8 +50,7 @@ test: lint unit-tests docs example-tests fuzz-tests browser-tests api-tests soak
 # swift-format (in the toolchain) with the repository's .swift-format: `make format` rewrites,
 # `make lint` (in make test) fails on any difference.
 SWIFT_SOURCES := Package.swift Sources Tests Fuzz/Sources Benchmarks/Package.swift Benchmarks/Sources \
-	Clients/Swift/Package.swift Clients/Swift/Sources $(EXAMPLE)/Package.swift $(EXAMPLE)/Sources $(EXAMPLE)/Tests \
-	$(GETTING_STARTED)/Package.swift $(GETTING_STARTED)/Sources
+	Clients/Swift/Package.swift Clients/Swift/Sources $(EXAMPLE)/Package.swift $(EXAMPLE)/Sources $(EXAMPLE)/Tests
 lint:
 	$(SWIFT) format lint --strict --recursive $(SWIFT_SOURCES)
 
@@ -74,8 +75,8 @@ unit-tests:
 
 # The examples built as a user's packages would be. The checkout: its flow tests (FlowTestStore),
 # its pages over HTTP (FlowTesting's TestServer), and a purchase in Chromium with Back, axe-core
-# and the CSP checked on every page. Hello, the app of the "Getting started" article: served and
-# used as the article says.
+# and the CSP checked on every page. Hello, the app of the "Getting started" article: made from the
+# article's text in an empty folder, built, served and used as the article says (Tests/guide).
 example-tests:
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
 	@scripts/ensure-python-packages.sh $(PYTHON_TEST_PACKAGES)
@@ -83,8 +84,10 @@ example-tests:
 	$(SWIFT) build --package-path $(EXAMPLE) --build-tests
 	$(SWIFT) test --package-path $(EXAMPLE) --skip-build
 	CHECKOUT_BIN="$$($(SWIFT) build --package-path $(EXAMPLE) --show-bin-path)/checkout" python3 -m pytest -q $(EXAMPLE)/Tests/browser
-	$(SWIFT) build --package-path $(GETTING_STARTED)
-	HELLO_BIN="$$($(SWIFT) build --package-path $(GETTING_STARTED) --show-bin-path)/Hello" python3 -m pytest -q $(GETTING_STARTED)/Tests
+	hello="$$(python3 scripts/guide-package.py $(GETTING_STARTED) $(GUIDE_BUILD))" && \
+	$(SWIFT) build --package-path "$$hello" && \
+	HELLO_PACKAGE="$$hello" HELLO_BIN="$$($(SWIFT) build --package-path "$$hello" --show-bin-path)/Hello" \
+		python3 -m pytest -q Tests/guide
 
 # Coverage-guided fuzzing of the parsers (Fuzz/, libFuzzer with AddressSanitizer): every kept
 # crash input replayed, then 20 s per harness from the committed corpus (scripts/fuzz.sh).
@@ -145,4 +148,4 @@ bench:
 	Benchmarks/run.sh
 
 clean:
-	rm -rf .build .build-* Benchmarks/.build Benchmarks/Peers/.build Benchmarks/results $(EXAMPLE)/.build $(GETTING_STARTED)/.build
+	rm -rf .build .build-* Benchmarks/.build Benchmarks/Peers/.build Benchmarks/results $(EXAMPLE)/.build

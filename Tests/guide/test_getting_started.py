@@ -1,7 +1,9 @@
-"""The "Getting started" app (Sources/FlowWeb/FlowWeb.docc/GettingStarted.md) as its reader runs it:
---help lists FlowServer's command line, the form refuses an empty name, a name leads to the
-greeting, and the session's tree (the JSON API) follows. Run by `make example-tests` with HELLO_BIN
-set to the built executable."""
+"""The "Getting started" article (Sources/FlowWeb/FlowWeb.docc/GettingStarted.md) as its reader
+runs it, on the package `scripts/guide-package.py` made from the article's own text: `swift run
+Hello --help` lists FlowServer's command line, the form refuses an empty name, a name leads to the
+greeting whatever it holds (values in paths are percent-encoded), a deep link decodes it back, and
+the session's tree (the JSON API) follows. Run by `make example-tests` with HELLO_PACKAGE set to
+the package and HELLO_BIN to its built executable."""
 import http.client
 import json
 import os
@@ -11,62 +13,122 @@ import socket
 import subprocess
 import urllib.parse
 
-PACKAGE = pathlib.Path(__file__).resolve().parents[1]
+import pytest
+
+PACKAGE = pathlib.Path(os.environ["HELLO_PACKAGE"])
 BINARY = os.environ.get("HELLO_BIN") or str(PACKAGE / ".build" / "debug" / "Hello")
+
+# Names that break a path built by plain string interpolation, and what their URL must be.
+NAMES = {
+    "50%": "/hello/50%25",
+    "x?y": "/hello/x%3Fy",
+    "a#b": "/hello/a%23b",
+    "a/b": "/hello/a%2Fb",
+    "two words": "/hello/two%20words",
+    "Zoë": "/hello/Zo%C3%AB",
+    "東京": "/hello/%E6%9D%B1%E4%BA%AC",
+}
+
+
+class Client:
+    """One browser's session: its cookie, carried from answer to answer."""
+
+    def __init__(self, port):
+        self.port = port
+        self.cookie = None
+
+    def request(self, method, path, form=None):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        headers = {"Cookie": self.cookie} if self.cookie else {}
+        body = None
+        if form is not None:
+            body = urllib.parse.urlencode(form)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        connection.request(method, path, body=body, headers=headers)
+        response = connection.getresponse()
+        text = response.read().decode()
+        if response.getheader("Set-Cookie"):
+            self.cookie = response.getheader("Set-Cookie").split(";")[0]
+        connection.close()
+        return response.status, response.getheader("Location"), text
+
+    def send_name(self, name):
+        """Sends the name form (from the page at /name) with `name`; the answer's status and Location."""
+        status, _, page = self.request("GET", "/name")
+        assert status == 200
+        hidden = dict(re.findall(r'name="(_from|_r|_csrf)" value="([^"]*)"', page))
+        return self.request("POST", "/_step", form={**hidden, "name": name, "_step": "nameIsEntered"})[:2]
+
+    def top_url(self):
+        status, _, state = self.request("GET", "/api/v1/session")
+        assert status == 200
+        return json.loads(state)["top"]["url"]
+
+
+@pytest.fixture(scope="module")
+def port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    # The article's "swift run Hello --store memory --port 9000", on a free port.
+    process = subprocess.Popen([BINARY, "--store", "memory", "--port", str(port)], cwd=PACKAGE,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert process.stdout.readline().startswith("listening on")
+        yield port
+    finally:
+        process.terminate()
+        assert process.wait(timeout=15) == 0
 
 
 def test_help_lists_the_whole_command_line():
-    result = subprocess.run([BINARY, "--help"], capture_output=True, text=True, timeout=30)
-    assert result.returncode == 0
+    result = subprocess.run(["swift", "run", "Hello", "--help"], cwd=PACKAGE, capture_output=True, text=True,
+                            timeout=600)
+    assert result.returncode == 0, result.stderr
     for flag in ["--port", "--store", "--templates", "--public", "--session-ttl", "--secure-cookies", "--log-level"]:
         assert flag in result.stdout
     assert "Says hello." in result.stdout
 
 
-def test_the_name_form_and_the_greeting():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    process = subprocess.Popen([BINARY, "--port", str(port), "--store", "memory"], cwd=PACKAGE,
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    try:
-        assert process.stdout.readline().startswith("listening on")
-        cookie = None
+def test_the_name_form_and_the_greeting(port):
+    client = Client(port)
+    assert client.request("GET", "/")[:2] == (303, "/name")
+    status, _, page = client.request("GET", "/name")
+    assert status == 200 and "What is your name?" in page and 'href="/public/site.css"' in page
+    assert client.send_name("") == (303, "/name")
+    status, _, refused = client.request("GET", "/name")  # post/redirect/get: the page shows the message
+    assert status == 200 and "Enter your name." in refused
+    assert client.send_name("Ada") == (303, "/hello/Ada")
+    status, _, greeting = client.request("GET", "/hello/Ada")
+    assert status == 200 and "Hello, Ada!" in greeting
+    assert client.top_url() == "/hello/Ada"
+    # Back to the form: a visit; the tree follows.
+    assert client.request("GET", "/name")[0] == 200
+    assert client.top_url() == "/name"
+    assert client.request("GET", "/public/site.js")[0] == 200
 
-        def request(method, path, form=None, headers=None):
-            nonlocal cookie
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-            all_headers = dict(headers or {})
-            if cookie:
-                all_headers["Cookie"] = cookie
-            body = None
-            if form is not None:
-                body = urllib.parse.urlencode(form)
-                all_headers["Content-Type"] = "application/x-www-form-urlencoded"
-            connection.request(method, path, body=body, headers=all_headers)
-            response = connection.getresponse()
-            text = response.read().decode()
-            if response.getheader("Set-Cookie"):
-                cookie = response.getheader("Set-Cookie").split(";")[0]
-            connection.close()
-            return response.status, response.getheader("Location"), text
 
-        assert request("GET", "/")[:2] == (303, "/name")
-        status, _, page = request("GET", "/name")
-        assert status == 200 and "What is your name?" in page and 'href="/public/site.css"' in page
-        hidden = dict(re.findall(r'name="(_from|_r|_csrf)" value="([^"]*)"', page))
-        assert request("POST", "/_step", form={**hidden, "name": "", "_step": "nameIsEntered"})[:2] == (303, "/name")
-        status, _, refused = request("GET", "/name")  # post/redirect/get: the page shows the message
-        assert status == 200 and "Enter your name." in refused
-        assert request("POST", "/_step", form={**hidden, "name": "Ada", "_step": "nameIsEntered"})[:2] == (303, "/hello/Ada")
-        status, _, greeting = request("GET", "/hello/Ada")
-        assert status == 200 and "Hello, Ada!" in greeting
-        status, _, state = request("GET", "/api/v1/session")
-        assert status == 200 and json.loads(state)["top"]["url"] == "/hello/Ada"
-        # Back to the form: a visit; the tree follows.
-        assert request("GET", "/name")[0] == 200
-        assert json.loads(request("GET", "/api/v1/session")[2])["top"]["url"] == "/name"
-        assert request("GET", "/public/site.js")[0] == 200
-    finally:
-        process.terminate()
-        assert process.wait(timeout=15) == 0
+@pytest.mark.parametrize("name", NAMES)
+def test_any_name_makes_a_working_url(port, name):
+    client = Client(port)
+    status, location = client.send_name(name)
+    assert (status, location) == (303, NAMES[name])
+    status, _, greeting = client.request("GET", location)
+    assert status == 200 and f"Hello, {name}!" in greeting
+    assert client.top_url() == NAMES[name]
+    # Back to the form, then forward to the greeting spelled with lowercase escapes: the same page.
+    assert client.request("GET", "/name")[0] == 200
+    assert client.request("GET", re.sub(r"%[0-9A-F]{2}", lambda m: m.group(0).lower(), location))[0] == 200
+    assert client.top_url() == NAMES[name]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_deep_link_decodes_the_name(port, name):
+    client = Client(port)
+    assert client.request("GET", "/")[:2] == (303, "/name")
+    status, _, greeting = client.request("GET", NAMES[name])
+    assert status == 200 and f"Hello, {name}!" in greeting
+    assert client.top_url() == NAMES[name]
+    history = json.loads(client.request("GET", "/api/v1/session/history")[2])
+    deep_links = [entry for entry in history["entries"] if entry["source"] == "deeplink"]
+    assert [entry["step"] for entry in deep_links] == [{"name": "nameIsEntered", "params": {"name": name}}]
