@@ -25,7 +25,7 @@ struct ExploreCommand: ParsableCommand {
         case dot, svg
     }
 
-    @Option(help: "dot or svg.")
+    @Option(help: "The graph's format.")
     var format = Format.dot
 
     @Option(help: "Write the graph to this file instead of standard output.")
@@ -34,14 +34,15 @@ struct ExploreCommand: ParsableCommand {
     @Option(help: "Directory of the app's templates (over FlowServer's defaults).")
     var templates = "Templates"
 
-    @Option(help: "The most actions on a path from a new session.")
+    @Option(parsing: .unconditional, help: "The most actions on a path from a new session.")
     var depth = 4
 
-    @Option(help: "The most distinct states explored.")
+    @Option(parsing: .unconditional, help: "The most distinct states explored.")
     var states = 5_000
 
     @Option(
-        name: .customLong("links-per-step"), help: "Links of a page sending the same step followed per state (0: all).")
+        name: .customLong("links-per-step"), parsing: .unconditional,
+        help: "Links of a page sending the same step followed per state (0: all).")
     var linksPerStep = 2
 
     /// The app's session limits, which the exploration reports any path of growing without end
@@ -49,8 +50,10 @@ struct ExploreCommand: ParsableCommand {
     @OptionGroup var limits: SessionLimitOptions
 
     func validate() throws {
-        guard depth >= 1, states >= 1, linksPerStep >= 0 else {
-            throw ValidationError("--depth and --states must be at least 1, --links-per-step at least 0")
+        guard depth >= 1 else { throw ValidationError("--depth must be at least 1, got \(depth)") }
+        guard states >= 1 else { throw ValidationError("--states must be at least 1, got \(states)") }
+        guard linksPerStep >= 0 else {
+            throw ValidationError("--links-per-step must not be negative (0: all), got \(linksPerStep)")
         }
     }
 

@@ -106,7 +106,9 @@ public enum FlowServerRuntime {
             fail("the app cannot start: \(error)")
         }
         let store: any SessionStore
-        do { store = try openStore(options.store, level: level, label: command.name) } catch { fail("\(error)") }
+        do { store = try openStore(options.store, level: level, label: command.name) } catch {
+            fail("\(error) (\(StoreLocation.forms))")
+        }
         // An app without files of its own needs no Public/; a directory named but missing is a mistake.
         if options.publicDirectory != ServerOptions.defaultPublicDirectory, !isDirectory(options.publicDirectory) {
             logger.warning(
@@ -175,14 +177,13 @@ public enum FlowServerRuntime {
                 appOptions: environmentOptions, appFlags: environmentFlags)
             return try AppCommand<AppOptions>.parse(arguments)
         } catch let error as EnvironmentArguments.Failure {
-            stop(printing: "\(command.name): \(error)", status: 2)
+            stop(printing: "\(command.name): \(error) (see \(command.name) --help)", status: 2)
         } catch {
             if AppCommand<AppOptions>.exitCode(for: error) == .success {
                 print(AppCommand<AppOptions>.fullMessage(for: error))
                 exit(0)
             }
-            let message =
-                AppCommand<AppOptions>.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            let message = oneLine(AppCommand<AppOptions>.message(for: error))
             stop(printing: "\(command.name): \(message) (see \(command.name) --help)", status: 2)
         }
     }
@@ -200,9 +201,18 @@ public enum FlowServerRuntime {
             }
             stop(
                 printing:
-                    "\(command.name) \(name): \(Subcommand.message(for: error)) (see \(command.name) \(name) --help)",
+                    "\(command.name) \(name): \(oneLine(Subcommand.message(for: error))) (see \(command.name) \(name) --help)",
                 status: 2)
         }
+    }
+
+    /// ArgumentParser's message on one line: a list of choices (`- trace` lines) joined with
+    /// commas, any other further line dropped (the usage it repeats).
+    static func oneLine(_ message: String) -> String {
+        let lines = message.split(separator: "\n").map { $0.trimmingPrefix(while: { $0 == " " }) }
+        guard let first = lines.first else { return message }
+        let choices = lines.dropFirst().filter { $0.hasPrefix("- ") }.map { $0.dropFirst(2) }
+        return choices.isEmpty ? String(first) : "\(first) \(choices.joined(separator: ", "))"
     }
 
     /// The store `location` names, not prepared yet (see ``SessionStore/prepare()``): PostgreSQL
@@ -214,7 +224,10 @@ public enum FlowServerRuntime {
         case .memory:
             return MemorySessionStore()
         case .sqlite(let path):
-            return try SQLiteSessionStore(path: path, logger: Logger(label: "\(label).sqlite"))
+            // Only the default's directory (.data/) is made; any other must exist (a typo must
+            // not leave a directory at the root).
+            return try SQLiteSessionStore(
+                path: path, createsDirectory: location == .defaultLocation, logger: Logger(label: "\(label).sqlite"))
         case .postgres(let url):
             // The pool logs every failed connection attempt; warnings and up only.
             var storeLogger = Logger(label: "\(label).postgres")
@@ -283,12 +296,17 @@ enum AppCommandDescription {
 /// The whole command line of an app: the server's options and the app's own.
 struct AppCommand<AppOptions: ParsableArguments>: ParsableCommand {
     static var configuration: CommandConfiguration {
-        CommandConfiguration(
-            commandName: AppCommandDescription.current.name,
+        let name = AppCommandDescription.current.name
+        return CommandConfiguration(
+            commandName: name,
             abstract: AppCommandDescription.current.abstract,
             discussion: """
                 Every server flag can also be set by an environment variable FLOWSERVER_<NAME>, e.g. \
                 FLOWSERVER_PORT=9000 or FLOWSERVER_SECURE_COOKIES=1; a flag on the command line wins.
+
+                SUBCOMMANDS (each with its own --help):
+                  \(name) explore    Explores the app's pages and steps; draws the graph.
+                  \(name) sessions   Checks, migrates or restores the stored sessions.
                 """)
     }
 

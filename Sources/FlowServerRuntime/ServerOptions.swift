@@ -22,11 +22,12 @@ public struct ServerOptions: ParsableArguments, Sendable {
     public var host = "127.0.0.1"
 
     /// `--port`: port to listen on; 0 picks a free port.
-    @Option(help: "Port to listen on; 0 picks a free port.")
+    @Option(parsing: .unconditional, help: "Port to listen on; 0 picks a free port.")
     public var port = 8080
 
-    /// `--store`: session store: memory, sqlite:PATH or postgres://user:pass@host:port/db.
-    @Option(help: "Session store: memory, sqlite:PATH or postgres://user:pass@host:port/db.")
+    /// `--store`: session store: memory, sqlite:PATH or postgres://user:pass@host:port/db (only
+    /// the default's directory, `.data/`, is created when missing).
+    @Option(help: "Session store (only the default's directory, .data/, is created when missing).")
     public var store = StoreLocation.defaultLocation
 
     /// `--templates`: directory of the app's Mustache templates (a `layout.mustache` or `error.mustache` there replaces FlowServer's).
@@ -48,12 +49,12 @@ public struct ServerOptions: ParsableArguments, Sendable {
     public static let defaultPublicDirectory = "Public"
 
     /// `--session-ttl`: idle seconds before a session expires.
-    @Option(name: .customLong("session-ttl"), help: "Idle seconds before a session expires.")
+    @Option(name: .customLong("session-ttl"), parsing: .unconditional, help: "Idle seconds before a session expires.")
     public var sessionTTL = 86_400
 
     /// `--history-limit`: the most history entries a session keeps (`0`: all).
     @Option(
-        name: .customLong("history-limit"),
+        name: .customLong("history-limit"), parsing: .unconditional,
         help: "History entries each session keeps; older ones are folded into a snapshot (0: keep all).")
     public var historyLimit = 1000
 
@@ -61,21 +62,21 @@ public struct ServerOptions: ParsableArguments, Sendable {
     /// large one session may grow.
     @OptionGroup public var limits: SessionLimitOptions
 
-    /// `--threads`: server threads (default: the number of cores).
-    @Option(help: "Server threads (default: the number of cores).")
+    /// `--threads`: server threads (default: one per core).
+    @Option(parsing: .unconditional, help: "Server threads; the default is one per core.")
     public var threads = HTTPServer.Configuration.defaultThreads
 
     /// `--max-body`: request body limit in bytes.
-    @Option(name: .customLong("max-body"), help: "Request body limit in bytes.")
+    @Option(name: .customLong("max-body"), parsing: .unconditional, help: "Request body limit in bytes.")
     public var maxBody = 1_048_576
 
     /// `--max-connections`: the most connections served at once.
-    @Option(name: .customLong("max-connections"), help: "The most connections served at once.")
+    @Option(name: .customLong("max-connections"), parsing: .unconditional, help: "The most connections served at once.")
     public var maxConnections = 1024
 
     /// `--max-connections-per-client`: the most connections one client address may hold; 0: no limit (behind a reverse proxy, where every connection comes from the proxy).
     @Option(
-        name: .customLong("max-connections-per-client"),
+        name: .customLong("max-connections-per-client"), parsing: .unconditional,
         help:
             "The most connections one client address may hold; 0: no limit (behind a reverse proxy, where every connection comes from the proxy)."
     )
@@ -83,12 +84,14 @@ public struct ServerOptions: ParsableArguments, Sendable {
 
     /// `--read-timeout`: seconds within which a request's headers and body must arrive (a deadline; slow clients are closed).
     @Option(
-        name: .customLong("read-timeout"),
+        name: .customLong("read-timeout"), parsing: .unconditional,
         help: "Seconds within which a request's headers and body must arrive (a deadline; slow clients are closed).")
     public var readTimeout = 10
 
     /// `--idle-timeout`: seconds a kept-alive connection may stay idle between requests.
-    @Option(name: .customLong("idle-timeout"), help: "Seconds a kept-alive connection may stay idle between requests.")
+    @Option(
+        name: .customLong("idle-timeout"), parsing: .unconditional,
+        help: "Seconds a kept-alive connection may stay idle between requests.")
     public var idleTimeout = 30
 
     /// `--session-secret`: secret that session ids are signed with, 32 characters or more (default: a random one kept in the store, shared by every instance using it).
@@ -101,13 +104,13 @@ public struct ServerOptions: ParsableArguments, Sendable {
 
     /// `--new-sessions-per-minute`: new sessions one client address may have stored per minute, on average; more get 429. 0: no limit.
     @Option(
-        name: .customLong("new-sessions-per-minute"),
+        name: .customLong("new-sessions-per-minute"), parsing: .unconditional,
         help: "New sessions one client address may have stored per minute, on average; more get 429. 0: no limit.")
     public var newSessionsPerMinute = 60
 
     /// `--new-session-burst`: new sessions one client address may have stored at once, after a quiet while.
     @Option(
-        name: .customLong("new-session-burst"),
+        name: .customLong("new-session-burst"), parsing: .unconditional,
         help: "New sessions one client address may have stored at once, after a quiet while.")
     public var newSessionBurst = 120
 
@@ -126,7 +129,7 @@ public struct ServerOptions: ParsableArguments, Sendable {
 
     /// `--max-event-streams`: the most live-tab event streams (GET /_events) open at once; each holds a connection, so --max-connections bounds them too.
     @Option(
-        name: .customLong("max-event-streams"),
+        name: .customLong("max-event-streams"), parsing: .unconditional,
         help:
             "The most live-tab event streams (GET /_events) open at once; each holds a connection, so --max-connections bounds them too."
     )
@@ -134,7 +137,7 @@ public struct ServerOptions: ParsableArguments, Sendable {
 
     /// `--max-event-streams-per-session`: the most event streams one session may hold open (its open tabs).
     @Option(
-        name: .customLong("max-event-streams-per-session"),
+        name: .customLong("max-event-streams-per-session"), parsing: .unconditional,
         help: "The most event streams one session may hold open (its open tabs).")
     public var maxEventStreamsPerSession = 16
 
@@ -154,7 +157,7 @@ public struct ServerOptions: ParsableArguments, Sendable {
     public var metrics = true
 
     /// `--log-level`: trace, debug, info, notice, warning, error or critical.
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    @Option(name: .customLong("log-level"), help: "The least important messages logged.")
     public var logLevel = Logger.Level.info
 
     /// Refuses values out of range, with the flag and what it takes.

@@ -40,22 +40,21 @@ struct SessionsCommand: ParsableCommand {
     @Argument(help: "check, migrate or restore.")
     var action: Action
 
-    @Option(help: "memory, sqlite:PATH or postgres://user:password@host:port/database (FLOWSERVER_STORE).")
+    @Option(help: "The session store (default: FLOWSERVER_STORE, else the server's default).")
     var store: StoreLocation?
 
-    @Option(help: "text or json.")
+    @Option(help: "How the report is written.")
     var format = Format.text
 
-    @Option(name: .customLong("page-size"), help: "Sessions read at a time.")
+    @Option(name: .customLong("page-size"), parsing: .unconditional, help: "Sessions read at a time.")
     var pageSize = 500
 
-    @Option(help: "Sample ids shown per cause.")
+    @Option(parsing: .unconditional, help: "Sample ids shown per cause.")
     var samples = 5
 
     func validate() throws {
-        guard pageSize >= 1, samples >= 0 else {
-            throw ValidationError("--page-size must be 1 or more, --samples 0 or more")
-        }
+        guard pageSize >= 1 else { throw ValidationError("--page-size must be at least 1, got \(pageSize)") }
+        guard samples >= 0 else { throw ValidationError("--samples must not be negative, got \(samples)") }
     }
 }
 
@@ -120,7 +119,10 @@ extension FlowServerRuntime {
             location = given
         } else if let variable = environment["FLOWSERVER_STORE"] {
             guard let parsed = StoreLocation(argument: variable) else {
-                stop(printing: "\(command.name) sessions: FLOWSERVER_STORE: not a store: \(variable)", status: 2)
+                stop(
+                    printing:
+                        "\(command.name) sessions: FLOWSERVER_STORE: not a store: \(variable) (\(StoreLocation.forms)) (see \(command.name) sessions --help)",
+                    status: 2)
             }
             location = parsed
         } else {
@@ -129,7 +131,9 @@ extension FlowServerRuntime {
         let app: WebApp<Step>
         do { app = try makeApp() } catch { fail("the app cannot start: \(error)") }
         let store: any SessionStore
-        do { store = try openStore(location, level: .warning, label: command.name) } catch { fail("\(error)") }
+        do { store = try openStore(location, level: .warning, label: command.name) } catch {
+            fail("\(error) (\(StoreLocation.forms))")
+        }
         let report: SessionsReport
         do {
             report = try await withStoreServices(store) {

@@ -34,6 +34,14 @@ public enum StoreLocation: Equatable, Sendable, CustomStringConvertible, Express
         }
     }
 
+    /// The forms `--store` takes, as `--help` and its errors list them.
+    public static var allValueStrings: [String] {
+        ["memory", "sqlite:PATH", "postgres://USER:PASSWORD@HOST:PORT/DATABASE"]
+    }
+
+    /// The forms in words, for a message about a store that cannot be used.
+    static var forms: String { "--store takes memory, sqlite:PATH or postgres://USER:PASSWORD@HOST:PORT/DATABASE" }
+
     /// How `--help` shows the default.
     public var defaultValueDescription: String { description }
 }

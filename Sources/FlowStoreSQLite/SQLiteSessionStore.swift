@@ -26,10 +26,13 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
     /// The database file.
     public let path: String
 
-    /// Opens (creating it and its directory if needed) and migrates the database at `path`.
+    /// Opens (creating it if needed) and migrates the database at `path`.
     ///
     /// - Parameters:
     ///   - path: The database file (`.data/flowserver.sqlite` is `flowserver`'s default).
+    ///   - createsDirectory: Whether a missing directory of `path` is created (with its parents);
+    ///     `false`: a missing directory is an error that names it (a mistyped path must not leave
+    ///     a directory behind).
     ///   - checkpointInterval: How often the write-ahead log is copied into the database file
     ///     while sessions change.
     ///   - walRestartFrames: The log's length, in pages, from which it is started over (after
@@ -40,17 +43,11 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
     /// - Throws: `StoreError` (unavailable) with a one-line reason: an unreadable or corrupt
     ///   file, a directory that cannot be written, a database from a newer FlowServer.
     public init(
-        path: String, checkpointInterval: Duration = .milliseconds(50), walRestartFrames: Int = 2000,
-        logger: Logger = Logger(label: "FlowStoreSQLite")
+        path: String, createsDirectory: Bool = true, checkpointInterval: Duration = .milliseconds(50),
+        walRestartFrames: Int = 2000, logger: Logger = Logger(label: "FlowStoreSQLite")
     ) throws(StoreError) {
         self.path = path
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw .unavailable(
-                "cannot create the directory \(directory.path) for the SQLite store: \(Self.reason(error))")
-        }
+        try Self.prepareDirectory(of: path, creating: createsDirectory)
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
@@ -318,9 +315,42 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
         return .unavailable("SQLite: \(reason(error))")
     }
 
+    /// Makes sure the directory of `path` is there (creating it when `creating`), or says in words
+    /// why it cannot be: missing, or a file where a directory should be.
+    private static func prepareDirectory(of path: String, creating: Bool) throws(StoreError) {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        // The nearest part of the directory's path that exists must be a directory.
+        var existing = directory
+        var isDirectory: ObjCBool = false
+        while !FileManager.default.fileExists(atPath: existing.path, isDirectory: &isDirectory) {
+            existing.deleteLastPathComponent()
+        }
+        guard isDirectory.boolValue else {
+            throw .unavailable("cannot open the SQLite store at \(path): \(existing.path) is a file, not a directory")
+        }
+        guard existing.path != directory.path else { return }
+        guard creating else {
+            throw .unavailable(
+                "cannot open the SQLite store at \(path): the directory \(directory.path) does not exist (create it first)"
+            )
+        }
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .unavailable(
+                "cannot create the directory \(directory.path) for the SQLite store: \(Self.reason(error))")
+        }
+    }
+
     private static func reason(_ error: any Error) -> String {
         if let error = error as? DatabaseError {
             return "\(error.message ?? "error") (\(error.resultCode))"
+        }
+        // Foundation's file errors: the POSIX reason underneath, in words ("Permission denied").
+        if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError,
+            underlying.domain == NSPOSIXErrorDomain
+        {
+            return String(cString: strerror(Int32(underlying.code)))
         }
         return "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)"
     }

@@ -37,6 +37,8 @@ struct DeployTests {
     func changedSession(_ change: (String, String)) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "flowserver-deploy-\(UUID().uuidString)")
+        // The server creates no directory but the default one (.data/).
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = "\(directory.path)/sessions.sqlite"
         let first = try FlowServerProcess(["--port", "0", "--store", "sqlite:\(path)"])
         let port = try #require(first.listeningPort())
@@ -86,6 +88,8 @@ struct SessionsCheckTests {
     func check() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "flowserver-check-\(UUID().uuidString)")
+        // The server creates no directory but the default one (.data/).
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = "\(directory.path)/sessions.sqlite"
         let server = try FlowServerProcess(["--port", "0", "--store", "sqlite:\(path)"])
         let port = try #require(server.listeningPort())
@@ -139,6 +143,8 @@ struct SessionsCheckTests {
     func restore() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "flowserver-restore-\(UUID().uuidString)")
+        // The server creates no directory but the default one (.data/).
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = "\(directory.path)/sessions.sqlite"
         let server = try FlowServerProcess(["--port", "0", "--store", "sqlite:\(path)"])
         let port = try #require(server.listeningPort())

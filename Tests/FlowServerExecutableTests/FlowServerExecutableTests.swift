@@ -55,18 +55,80 @@ struct FlowServerExecutableTests {
     }
 
     @Test(
-        "a bad flag prints one line on standard error and exits with status 2",
+        "a bad flag or variable prints one line that says what is wrong, and exits with status 2",
         arguments: [
-            (["--port", "abc"], [String: String]()), (["--port", "70000"], [:]), (["--store", "redis://x"], [:]),
-            (["--threads", "0"], [:]), (["--log-level", "loud"], [:]), (["--no-such-flag"], [:]),
-            ([], ["FLOWSERVER_SECURE_COOKIES": "maybe"]), ([], ["FLOWSERVER_PORT": "eighty"]),
+            (["--port", "abc"], [String: String](), "'abc' is invalid for '--port <port>'"),
+            (["--port", "-1"], [:], "--port must be in 0...65535, got -1"),
+            (["--port", "70000"], [:], "--port must be in 0...65535, got 70000"),
+            (["--threads", "0"], [:], "--threads must be at least 1, got 0"),
+            (["--session-ttl", "-5"], [:], "--session-ttl must be at least 1 second, got -5"),
+            (["--max-session-nodes", "-3"], [:], "--max-session-nodes must be at least 1, got -3"),
+            (
+                ["--store", "redis://x"], [:],
+                "'memory', 'sqlite:PATH' or 'postgres://USER:PASSWORD@HOST:PORT/DATABASE'"
+            ),
+            (
+                ["--store", "nonsense:"], [:],
+                "'memory', 'sqlite:PATH' or 'postgres://USER:PASSWORD@HOST:PORT/DATABASE'"
+            ),
+            (["--log-level", "loud"], [:], "trace, debug, info, notice, warning, error, critical"),
+            (["--no-such-flag"], [:], "Unknown option '--no-such-flag'"),
+            (
+                [], ["FLOWSERVER_SECURE_COOKIES": "maybe"],
+                "FLOWSERVER_SECURE_COOKIES=maybe is not a boolean (use 1 or 0)"
+            ),
+            ([], ["FLOWSERVER_PORT": "eighty"], "'eighty' is invalid for '--port <port>'"),
         ])
-    func badFlags(arguments: [String], environment: [String: String]) throws {
+    func badFlags(arguments: [String], environment: [String: String], says expected: String) throws {
         let server = try FlowServerProcess(arguments, environment: environment)
         #expect(server.waitForExit() == 2)
         let message = server.standardError.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(message.hasPrefix("flowserver: "))
+        #expect(message.hasPrefix("flowserver: ") && message.contains(expected), "got: \(message)")
+        #expect(message.hasSuffix("(see flowserver --help)"), "got: \(message)")
         #expect(!message.contains("\n"), "one line, got: \(message)")
+    }
+
+    @Test(
+        "a subcommand's bad flag says what is wrong in one line with the subcommand's --help, and exits with status 2",
+        arguments: [
+            (["explore", "--depth", "-3"], "flowserver explore: --depth must be at least 1, got -3"),
+            (["explore", "--format", "png"], "flowserver explore: The value 'png' is invalid for '--format <format>'"),
+            (["explore", "--bogus"], "flowserver explore: Unknown option '--bogus'"),
+            (
+                ["sessions", "check", "--page-size", "-1"],
+                "flowserver sessions: --page-size must be at least 1, got -1"
+            ),
+            (["sessions", "check", "--store", "nonsense:"], "'memory', 'sqlite:PATH' or 'postgres://"),
+        ])
+    func badSubcommandFlags(arguments: [String], says expected: String) throws {
+        let process = try FlowServerProcess(arguments)
+        #expect(process.waitForExit() == 2)
+        let message = process.standardError.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(message.contains(expected), "got: \(message)")
+        #expect(message.hasSuffix("(see flowserver \(arguments[0]) --help)"), "got: \(message)")
+        #expect(!message.contains("\n"), "one line, got: \(message)")
+    }
+
+    @Test("a SQLite file whose directory is missing or is a file: one line that says so, exit 1, nothing created")
+    func sqliteDirectory() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "flowserver-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("file").path
+        try Data("a file".utf8).write(to: URL(fileURLWithPath: file))
+        let missing = directory.appendingPathComponent("missing").path
+        for (store, expected) in [
+            ("sqlite:\(missing)/x.sqlite", "the directory \(missing) does not exist (create it first)"),
+            ("sqlite:\(file)/x.sqlite", "\(file) is a file, not a directory"),
+        ] {
+            let server = try FlowServerProcess(["--port", "0", "--store", store])
+            #expect(server.waitForExit() == 1)
+            let message = server.standardError.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(message.contains(expected) && message.contains("--store takes memory, sqlite:PATH"), "\(message)")
+            #expect(!message.contains("\n") && !message.contains("NSCocoaErrorDomain"), "\(message)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: missing))
     }
 
     @Test("a port that is taken exits with status 1 and says what to do")
@@ -89,10 +151,17 @@ struct FlowServerExecutableTests {
             "--host", "--port", "--store", "--templates", "--public", "--session-ttl", "--threads",
             "--max-body", "--max-connections", "--max-connections-per-client", "--read-timeout", "--idle-timeout",
             "--session-secret", "--new-sessions-per-minute", "--new-session-burst", "--trusted-proxy",
-            "--secure-cookies", "--log-level", "FLOWSERVER_",
+            "--secure-cookies", "--log-level", "FLOWSERVER_", "SUBCOMMANDS", "flowserver explore",
+            "flowserver sessions",
         ] {
             #expect(text.contains(flag), "\(flag) missing from --help")
         }
+        // Each default once, each list of choices once and whole.
+        let flat = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(flat.contains("the default is one per core. (default: "))
+        #expect(!flat.contains("cores). (default"))
+        #expect(flat.components(separatedBy: "trace, debug").count == 2)
+        #expect(flat.contains("(values: trace, debug, info, notice, warning, error, critical; default: info)"))
     }
 }
 
@@ -209,6 +278,8 @@ struct SQLiteProcessTests {
     func killNine() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "flowserver-kill-\(UUID().uuidString)")
+        // The server creates no directory but the default one (.data/).
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let store = "sqlite:\(directory.path)/sessions.sqlite"
         let first = try FlowServerProcess(["--port", "0", "--store", store])
         let port = try #require(first.listeningPort())
@@ -239,6 +310,7 @@ struct SQLiteProcessTests {
     func boundedSession() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "flowserver-limit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         for (environment, limit) in [([:], 100), (["FLOWSERVER_MAX_STACK_DEPTH": "5"], 5)] {
             let server = try FlowServerProcess(
