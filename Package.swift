@@ -61,7 +61,7 @@ let package = Package(
             resources: [
                 .embedInCode("Defaults/Templates/layout.mustache"), .embedInCode("Defaults/Templates/error.mustache"),
                 .embedInCode("Defaults/Public/site.css"), .embedInCode("Defaults/Public/site.js"),
-                .embedInCode("Defaults/Public/openapi.yaml"),
+                .embedInCode("Defaults/Public/openapi.yaml"), .embedInCode("Defaults/Public/favicon.svg"),
             ]),
         .target(name: "MoviesDemo", dependencies: ["FlowCore", "FlowWeb", "MustacheTemplates"]),
         .target(

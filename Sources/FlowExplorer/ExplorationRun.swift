@@ -247,6 +247,7 @@ struct ExplorationRun<Step: FlowStep> {
         }
         depths.append(depth)
         graph.nodes.insert(node)
+        if parent == nil { graph.start = node }
         reachedPages.formUnion(tree.pages.map(\.page.name))
         shownURLs.insert(top.url)
     }

@@ -234,6 +234,21 @@ struct DemoProcessTests {
         #expect(server.waitForExit() == 0)
     }
 
+    @Test("the navigation graph is explored ahead, from the start, and /_inspector/graph draws it as SVG")
+    func graphAhead() async throws {
+        let server = try FlowServerProcess(["--port", "0", "--store", "memory"])
+        let port = try #require(server.listeningPort())
+        // No request has asked for it.
+        #expect(server.waitForStandardError(containing: "navigation graph explored ahead", seconds: 60))
+        let page = try await fetch(port: port, "/_inspector/graph")
+        #expect(page.status == 200)
+        #expect(page.text.contains(#"<svg xmlns="http://www.w3.org/2000/svg""#) && page.text.contains(#"role="img""#))
+        #expect(page.text.contains(#"<g id="graph-wishlist.movie">"#))
+        server.process.terminate()
+        #expect(server.waitForExit() == 0)
+        #expect(server.standardError.components(separatedBy: "navigation graph explored ahead").count == 2)
+    }
+
     @Test("a store that is not available, or templates that are missing, exit 1 with one line")
     func unavailable() throws {
         let postgres = try FlowServerProcess(["--port", "0", "--store", "postgres://user:pass@127.0.0.1:1/db"])

@@ -38,6 +38,13 @@ struct DefaultsTests {
             let css = try await browser.get("/public/site.css")
             #expect(css.status == 200 && css.text.contains(".modal"))
             #expect(try await browser.get("/public/site.png").status == 404)
+            // The site's icon, where the layout links it and where browsers look without a link.
+            let icon = try await browser.get("/public/favicon.svg")
+            #expect(icon.status == 200 && icon.header("Content-Type") == "image/svg+xml" && icon.text.hasPrefix("<svg"))
+            let probe = try await browser.get("/favicon.ico")
+            #expect(probe.status == 301 && probe.location == "/public/favicon.svg")
+            #expect(
+                FlowWebDefaults.templates["layout"]?.contains(#"<link rel="icon" href="/public/favicon.svg""#) == true)
         }
     }
 

@@ -7,6 +7,8 @@ public final class FlowServerProcess {
     public let process = Process()
     private let output = Pipe()
     private let errors = Pipe()
+    /// What ``waitForStandardError(containing:seconds:)`` read of standard error.
+    private var errorsRead = Data()
 
     /// The project's root folder.
     public static var repository: URL {
@@ -75,6 +77,23 @@ public final class FlowServerProcess {
         return process.isRunning ? nil : process.terminationStatus
     }
 
+    /// Reads standard error while the process runs until it holds `text` (`true`), or until
+    /// `seconds` passed, when the process is stopped (`false`). What was read is kept for
+    /// ``standardError``.
+    public func waitForStandardError(containing text: String, seconds: Double) -> Bool {
+        let process = process
+        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
+        defer { watchdog.cancel() }
+        let handle = errors.fileHandleForReading
+        while true {
+            let data = handle.availableData
+            if data.isEmpty { return false }
+            errorsRead += data
+            if String(decoding: errorsRead, as: UTF8.self).contains(text) { return true }
+        }
+    }
+
     /// Everything written to standard output (stops the process first if it still runs).
     public var standardOutput: String {
         stopIfRunning()
@@ -84,7 +103,7 @@ public final class FlowServerProcess {
     /// Everything written to standard error (stops the process first if it still runs).
     public var standardError: String {
         stopIfRunning()
-        return String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return String(decoding: errorsRead + errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 
     private func stopIfRunning() {

@@ -123,14 +123,17 @@ def test_refresh_changes_nothing(demo):
     assert len(demo.history()) == before
 
 
-def test_settings_modal_with_its_alert_close_and_done(demo):
+def test_settings_modal_its_sections_close_and_done(demo):
     demo.onboard()
     demo.wait_for_path("/wishlist")
     demo.click_link("Settings")
-    demo.wait_for_path("/alert")
-    assert "Demo of multiple Flow Contributor" in demo.text()
-    demo.screenshot("settings-alert")
+    demo.wait_for_path("/settings")
+    # A modal over the wishlist, which stays in view (dimmed) under it.
+    assert demo.driver.find_elements("css selector", "[role=dialog]"), "settings open as a modal"
+    assert "Wishlist" in demo.text()
     demo.click_link("Close")
+    demo.wait_for_path("/wishlist")
+    demo.click_link("Settings")
     demo.wait_for_path("/settings")
     demo.click_link("Login")
     demo.wait_for_path("/settings/login")
@@ -139,15 +142,14 @@ def test_settings_modal_with_its_alert_close_and_done(demo):
     demo.wait_for_path("/settings")
     demo.click_link("Done")
     demo.wait_for_path("/wishlist")
-    assert "Settings" in demo.text() and "Demo of multiple" not in demo.text()
+    assert "Settings" in demo.text() and not demo.driver.find_elements("css selector", "[role=dialog]")
 
 
 def test_settings_save_preferences_in_the_session(demo):
     demo.onboard("Ada Lovelace")
     demo.wait_for_path("/wishlist")
     assert "Welcome back, Ada Lovelace." in demo.text()
-    demo.follow("Settings", "/alert")
-    demo.follow("Close", "/settings")
+    demo.follow("Settings", "/settings")
     assert "Signed in as Ada Lovelace" in demo.text()
     demo.follow("Login", "/settings/login")
     assert demo.driver.find_element("id", "settings-name").get_attribute("value") == "Ada Lovelace"
@@ -264,8 +266,13 @@ def test_the_inspector_travels_to_any_entry_and_back_without_changing_the_sessio
     # Looking back changed nothing: the session is still on the cast page, its version unmoved.
     assert demo.tree_top() == "/cast/7"
     demo.open("/_inspector/graph")
-    marked = demo.driver.find_element("css selector", ".box.page.top")
-    assert marked.get_attribute("id") == "wishlist.cast" and "this session's page" in marked.text
+    drawn = demo.driver.find_element("css selector", ".graph svg[role=img]")
+    assert drawn.is_displayed() and drawn.size["width"] > 300 and drawn.size["height"] > 200
+    marked = demo.driver.find_element("css selector", "[id='graph-wishlist.cast'] rect")
+    assert marked.get_attribute("stroke") == "#b3261e", "this session's page is outlined in the drawing"
+    demo.driver.find_element("css selector", "details summary").click()
+    listed = demo.driver.find_element("css selector", ".box.page.top")
+    assert listed.get_attribute("id") == "wishlist.cast" and "this session's page" in listed.text
     demo.screenshot("inspector-entry")
 
 

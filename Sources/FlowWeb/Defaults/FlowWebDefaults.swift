@@ -2,10 +2,10 @@ import MicroHTTP
 import MustacheTemplates
 
 /// What every FlowServer app gets without writing it: the layout its pages render in, the error
-/// page, the stylesheet, the script of live tabs and restored pages, and the API's OpenAPI
-/// document. All are compiled into the program; an app replaces any of them with a file of the
+/// page, the stylesheet, the script of live tabs and restored pages, the API's OpenAPI document
+/// and an icon. All are compiled into the program; an app replaces any of them with a file of the
 /// same name in its own `Templates/` (`layout.mustache`, `error.mustache`) or `Public/`
-/// (`site.css`, `site.js`, `openapi.yaml`).
+/// (`site.css`, `site.js`, `openapi.yaml`, `favicon.svg`).
 public enum FlowWebDefaults {
     /// The default templates by name: `layout` (the document around every page) and `error`
     /// (an error page's content: `title`, `detail`, `back` with `url` and `label`).
@@ -20,6 +20,7 @@ public enum FlowWebDefaults {
         "site.css": PackageResources.site_css,
         "site.js": PackageResources.site_js,
         "openapi.yaml": PackageResources.openapi_yaml,
+        "favicon.svg": PackageResources.favicon_svg,
     ]
 
     /// The templates below `directory` over the default ones: what an app's pages render with.

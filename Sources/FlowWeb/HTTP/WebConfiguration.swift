@@ -38,9 +38,9 @@ public struct WebConfiguration: Sendable {
     /// Whether `GET /metrics` shows the service's metrics (to anyone who can reach it: keep it
     /// behind the proxy, or switch it off).
     public var metricsEnabled: Bool
-    /// Makes the app's navigation graph for `/_inspector/graph` (run once, on the first visit to
-    /// that page); `nil`: the page says there is none. `FlowServerRuntime` explores the app for it
-    /// (FlowExplorer).
+    /// Makes the app's navigation graph for `/_inspector/graph` (called once, on the first visit
+    /// to that page); `nil`: the page says there is none. `FlowServerRuntime` explores the app
+    /// for it (FlowExplorer), ahead, from the start.
     public var inspectorGraph: (@Sendable () async throws -> FlowGraph)?
     /// How much history each session keeps (by default its last 1,000 entries, older ones folded
     /// into a snapshot) and how often it records the state, for time travel.

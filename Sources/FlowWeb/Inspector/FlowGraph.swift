@@ -62,11 +62,14 @@ public struct FlowGraph: Sendable, Hashable {
     public var nodes: Set<Node>
     /// Every edge seen.
     public var edges: Set<Edge>
+    /// The page a new session starts on, when known.
+    public var start: Node?
 
     /// A graph.
-    public init(nodes: Set<Node> = [], edges: Set<Edge> = []) {
+    public init(nodes: Set<Node> = [], edges: Set<Edge> = [], start: Node? = nil) {
         self.nodes = nodes
         self.edges = edges
+        self.start = start
     }
 
     /// The graph in Graphviz's DOT language: a cluster per flow, a node per page (its id

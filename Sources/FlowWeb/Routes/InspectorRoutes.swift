@@ -82,8 +82,9 @@ struct InspectorRoutes<Step: FlowStep>: RouteCollection {
         return ("Inspector: entry \(seq)", html + "</div>")
     }
 
-    /// The app's navigation graph (``WebConfiguration/inspectorGraph``): each flow's pages, each
-    /// page with the steps that leave it and where they lead, the page this session shows marked.
+    /// The app's navigation graph (``WebConfiguration/inspectorGraph``), drawn, then as a list:
+    /// each flow's pages, each page with the steps that leave it and where they lead, the page
+    /// this session shows marked.
     private func graphPage(_ session: LoadedSession) async throws(WebError) -> (title: String, html: String) {
         let made: FlowGraph?
         do { made = try await graph.value() } catch {
@@ -99,7 +100,10 @@ struct InspectorRoutes<Step: FlowStep>: RouteCollection {
             html +=
                 "<p>Every page the app's flows showed when explored from a new session, and the steps between them; "
                 + "this session's page is marked. <a href=\"/_inspector\">Back to the inspector</a>.</p>"
-                + InspectorHTML.graph(made, current: current)
+                + "<div class=\"graph\" tabindex=\"0\" role=\"region\" aria-label=\"The navigation graph, drawn\">"
+                + made.svg(highlighted: current) + "</div>"
+                + "<details><summary>The same as a list</summary>" + InspectorHTML.graph(made, current: current)
+                + "</details>"
         } else {
             html += "<p>This server was started without a navigation graph (see WebConfiguration.inspectorGraph).</p>"
         }

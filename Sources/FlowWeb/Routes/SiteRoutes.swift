@@ -1,8 +1,9 @@
 import FlowStore
 import MicroHTTP
 
-/// What a site serves beside its sessions: `GET /healthz`, `GET /metrics` (unless switched off)
-/// and the files under `/public/` (Docs/CONTRACT.md §6).
+/// What a site serves beside its sessions: `GET /healthz`, `GET /metrics` (unless switched off),
+/// the files under `/public/` and `/favicon.ico`, where browsers and tools look for a site's
+/// icon (Docs/CONTRACT.md §6).
 struct SiteRoutes: RouteCollection {
     let metrics: WebMetrics?
     /// Where `/metrics` counts live sessions.
@@ -17,6 +18,11 @@ struct SiteRoutes: RouteCollection {
             router.add(.get, "/metrics") { _, _ in await metricsPage(metrics) }
         }
         router.add(.get, "/public/**") { request, _ in await publicFile(request) }
+        router.add(.get, "/favicon.ico") { _, _ in
+            var response = Response(status: HTTPStatus(301), headers: ["Location": "/public/favicon.svg"])
+            response.headers["Cache-Control"] = "public, max-age=86400"
+            return response
+        }
     }
 
     /// Every metric in Prometheus' text format, live sessions counted first.

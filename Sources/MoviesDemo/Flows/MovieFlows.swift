@@ -110,19 +110,15 @@ public struct CastListFlow: Flow {
     }
 }
 
-/// Settings (split, presented modally): a master list and detail pages; opening it also shows
-/// an alert (two contributors at once); the login and API key forms save the session's
-/// preferences (``DemoSession``) and go back to the list; Done ends it.
+/// Settings (split, presented modally): a master list and detail pages; the login and API key
+/// forms save the session's preferences (``DemoSession``) and go back to the list; Done ends it.
 public struct SettingsFlow: Flow {
     public static let name = "settings"
     public static let container = ContainerKind.split
 
     public mutating func navigate(to step: DemoStep, context: FlowContext) -> FlowContributors<DemoStep> {
         switch step {
-        case .settingsAreRequired:
-            return .multiple([
-                .set([SettingsPage()]), .present(AlertPage(message: "Demo of multiple Flow Contributor")),
-            ])
+        case .settingsAreRequired: return .one(.set([SettingsPage()]))
         case .loginIsRequired: return .one(.push(SettingsDetailPage(section: .login)))
         case .apiKeyIsRequired: return .one(.push(SettingsDetailPage(section: .apiKey)))
         case .aboutIsRequired: return .one(.push(SettingsDetailPage(section: .about)))
