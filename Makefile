@@ -75,8 +75,9 @@ unit-tests:
 
 # The examples built as a user's packages would be. The checkout: its flow tests (FlowTestStore),
 # its pages over HTTP (FlowTesting's TestServer), and a purchase in Chromium with Back, axe-core
-# and the CSP checked on every page. Hello, the app of the "Getting started" article: made from the
-# article's text in an empty folder, built, served and used as the article says (Tests/guide).
+# and the CSP checked on every page. Hello, the app of the "Getting started" article, and Hi, the
+# README's smallest app: each made from its text in an empty folder, built (Hi on Hello's build
+# folder, which holds FlowServer built once), served and used as the text says (Tests/guide).
 example-tests:
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
 	@scripts/ensure-python-packages.sh $(PYTHON_TEST_PACKAGES)
@@ -85,8 +86,11 @@ example-tests:
 	$(SWIFT) test --package-path $(EXAMPLE) --skip-build
 	CHECKOUT_BIN="$$($(SWIFT) build --package-path $(EXAMPLE) --show-bin-path)/checkout" python3 -m pytest -q $(EXAMPLE)/Tests/browser
 	hello="$$(python3 scripts/guide-package.py $(GETTING_STARTED) $(GUIDE_BUILD))" && \
+	hi="$$(python3 scripts/guide-package.py README.md $(GUIDE_BUILD)-readme "The smallest app")" && \
 	$(SWIFT) build --package-path "$$hello" && \
+	$(SWIFT) build --package-path "$$hi" --scratch-path "$$hello/.build" && \
 	HELLO_PACKAGE="$$hello" HELLO_BIN="$$($(SWIFT) build --package-path "$$hello" --show-bin-path)/Hello" \
+	HI_PACKAGE="$$hi" HI_BIN="$$($(SWIFT) build --package-path "$$hi" --scratch-path "$$hello/.build" --show-bin-path)/Hi" \
 		python3 -m pytest -q Tests/guide
 
 # Coverage-guided fuzzing of the parsers (Fuzz/, libFuzzer with AddressSanitizer): every kept

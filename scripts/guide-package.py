@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Builds the package of a guide article as its reader would: in WORKDIR (beside a `FlowServer`
 link to this repository, where the article's Package.swift looks for it), run the article's `sh`
-blocks up to its "Run it" section, in order, in one shell; write each other code block to the
-file the line before it names (a line ending in "`PATH`:"). Prints the package's folder.
+blocks up to its "Run it" section (or those of SECTION only), in order, in one shell; write each
+other code block to the file the line before it names (a line ending in "`PATH`:"). Prints the
+package's folder.
 
     scripts/guide-package.py Sources/FlowWeb/FlowWeb.docc/GettingStarted.md .build/guide
+    scripts/guide-package.py README.md .build/readme "The smallest app"
 
 The package's own .build is kept from one run to the next (so a rebuild is incremental);
 everything else is made afresh."""
@@ -23,11 +25,11 @@ def blocks(article):
     """(language, code, the line before it, the section it is in) for each fenced block."""
     for match in FENCE.finditer(article):
         before = article[:match.start()].rstrip("\n").rsplit("\n", 1)[-1]
-        sections = re.findall(r"^### (.+)$", article[:match.start()], re.M)
+        sections = re.findall(r"^#{2,3} (.+)$", article[:match.start()], re.M)
         yield match.group(1), match.group(2), before, sections[-1] if sections else ""
 
 
-def build(article_path, workdir):
+def build(article_path, workdir, only=None):
     article = pathlib.Path(article_path).read_text()
     workdir = pathlib.Path(workdir).resolve()
     workdir.mkdir(parents=True, exist_ok=True)
@@ -36,6 +38,8 @@ def build(article_path, workdir):
         link.symlink_to(REPOSITORY)
     commands, files = [], []
     for language, code, before, section in blocks(article):
+        if only is not None and section != only:
+            continue
         if section == "Run it":
             break
         if language == "sh":
@@ -69,6 +73,6 @@ def build(article_path, workdir):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
-    print(build(sys.argv[1], sys.argv[2]))
+    print(build(*sys.argv[1:]))

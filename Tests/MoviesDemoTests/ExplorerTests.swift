@@ -22,7 +22,7 @@ struct ExplorerTests {
         #expect(!report.truncated, "the state bound stopped it: raise it, or lower the depth")
         #expect(report.states > 50 && report.graph.edges.count > 20)
         #expect(report.graph.nodes.contains(.init(flow: "wishlist", page: "movie")))
-        // The graph's steps, as the README's picture shows them.
+        // The graph's steps, as the picture in Docs/TOUR.md shows them.
         let dot = report.graph.dot()
         #expect(dot.contains("\"onboarding.login\" -> \"onboarding.apikey\" [label=\"userIsLoggedIn\"]"))
         #expect(dot.contains("\"wishlist.wishlist\" -> \"wishlist.movie\" [label=\"movieIsPicked\"]"))
