@@ -12,6 +12,8 @@ public struct ExplorationReport: Sendable {
     public var truncated: Bool
     /// The pages and the steps between them.
     public var graph: FlowGraph
+    /// Every step the app's pages send, with its params' types (for the OpenAPI document).
+    public var steps: [StepSignature]
     /// The problems found; none for an app whose every explored state works.
     public var findings: [ExplorationFinding]
     /// How long it took.

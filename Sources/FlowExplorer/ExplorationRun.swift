@@ -58,6 +58,9 @@ struct ExplorationRun<Step: FlowStep> {
     private var shownURLs: Set<String> = []
     private var answeredRoutes: Set<String> = []
     private var answeredDeepLinks: [String: [String]] = [:]
+    /// The params each step was seen sent with, by the step's name (links' queries, forms'
+    /// fields; FlowWeb's own `_` fields left out).
+    private var stepParams: [String: Set<String>] = [:]
     private var requests = 0
     private var expanded = 0
     private var truncated = false
@@ -83,6 +86,7 @@ struct ExplorationRun<Step: FlowStep> {
     func report(duration: Duration) -> ExplorationReport {
         ExplorationReport(
             states: states.count, expanded: expanded, requests: requests, truncated: truncated, graph: graph,
+            steps: stepParams.compactMap { StepSignature(probing: $0.key, params: $0.value, as: Step.self) }.sorted(),
             findings: findings, duration: duration)
     }
 
@@ -99,6 +103,10 @@ struct ExplorationRun<Step: FlowStep> {
         if page.status.code == 200, !page.body.isEmpty {
             let html = PageActions(html: String(decoding: page.body, as: UTF8.self), samples: explorer.samples.forms)
             actions += links(html.links, in: state)
+            for submission in html.submissions {
+                guard let step = submission.step else { continue }
+                stepParams[step, default: []].formUnion(submission.fields.map(\.name).filter { !$0.hasPrefix("_") })
+            }
             actions += html.submissions.map { form in
                 let label = form.step ?? "form"
                 let empty = form.fields.allSatisfy { $0.name.hasPrefix("_") || $0.value.isEmpty } ? " (empty)" : ""
@@ -135,7 +143,7 @@ struct ExplorationRun<Step: FlowStep> {
     }
 
     /// The links worth following: this site's, not the page itself, not the skipped paths.
-    private func links(_ hrefs: [String], in state: State) -> [Action] {
+    private mutating func links(_ hrefs: [String], in state: State) -> [Action] {
         var perStep: [String: Int] = [:]
         return hrefs.compactMap { href in
             let target = String(href.prefix { $0 != "#" })
@@ -145,6 +153,9 @@ struct ExplorationRun<Step: FlowStep> {
             let path = String(target.prefix { $0 != "?" })
             if path.hasPrefix("/_step/") {
                 let step = String(path.dropFirst("/_step/".count))
+                let query = target.drop { $0 != "?" }.dropFirst()
+                stepParams[step, default: []].formUnion(
+                    query.split(separator: "&").map { String($0.prefix { $0 != "=" }) }.filter { !$0.hasPrefix("_") })
                 perStep[step, default: 0] += 1
                 if let most = explorer.bounds.linksPerStep, perStep[step, default: 0] > most { return nil }
                 return Action(

@@ -115,16 +115,16 @@ public enum FlowServerRuntime {
                 "--public \(options.publicDirectory) is not a directory: /public serves FlowServer's default files only"
             )
         }
-        // `/_inspector/graph` explores an app of its own (its services apart from the served
-        // app's: an explored step must not place a real order), ahead, in the background, from
-        // the start (under a second of CPU for the demo on the release build), so its first
-        // visit finds the graph made.
+        // `/_inspector/graph` and the steps of `/public/openapi.yaml` come from an exploration of
+        // an app of its own (its services apart from the served app's: an explored step must not
+        // place a real order), ahead, in the background, from the start (under a second of CPU
+        // for the demo on the release build), so their first request finds them made.
         var explored: WebApp<Step>?
         if options.inspector {
             do { explored = try makeApp(options, parsed.app) } catch { fail("the app cannot start: \(error)") }
         }
-        let graph = explored.map { explored in
-            let ahead = Task.detached(priority: .background) { () async throws -> FlowGraph in
+        let ahead = explored.map { explored in
+            Task.detached(priority: .background) { () async throws -> ExplorationReport in
                 let start = ContinuousClock.now
                 let report = try await FlowExplorer(app: explored, templates: templates, samples: exploration).explore()
                 let elapsed = (ContinuousClock.now - start).components
@@ -132,11 +132,15 @@ public enum FlowServerRuntime {
                     "navigation graph explored ahead",
                     metadata: [
                         "pages": "\(report.graph.nodes.count)", "edges": "\(report.graph.edges.count)",
+                        "steps": "\(report.steps.count)",
                         "milliseconds": "\(elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000)",
                     ])
-                return report.graph
+                return report
             }
-            return { @Sendable () async throws -> FlowGraph in try await ahead.value }
+        }
+        let graph = ahead.map { ahead in { @Sendable () async throws -> FlowGraph in try await ahead.value.graph } }
+        let steps = ahead.map { ahead in
+            { @Sendable () async throws -> [StepSignature] in try await ahead.value.steps }
         }
         let server = AppServer(
             .init(
@@ -144,6 +148,7 @@ public enum FlowServerRuntime {
                 webConfiguration: { secret in
                     var configuration = webConfiguration(options, secret: secret)
                     configuration.inspectorGraph = graph
+                    configuration.apiSteps = steps
                     return configuration
                 },
                 serverConfiguration: serverConfiguration(options)),

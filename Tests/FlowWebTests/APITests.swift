@@ -124,6 +124,7 @@ struct APITests {
             ("POST", "/api/v1/session/steps", #"{"step":"#, 400),
             ("POST", "/api/v1/session/steps", #"{"nostep":1}"#, 400),
             ("POST", "/api/v1/session/steps", #"{"step":{"name":"itemIsPicked","params":{"id":3}},"from":null}"#, 400),
+            ("POST", "/api/v1/session/steps", #"{"step":{"name":"helpIsRequired","params":null}}"#, 400),
             ("POST", "/api/v1/session/steps", #"{"step":{"name":"itemIsPicked","params":{"id":"3.5"}}}"#, 400),
             ("POST", "/api/v1/session/visits", #"{"url":""}"#, 400),
             ("POST", "/api/v1/session/visits", #"{"url":"items/3"}"#, 400),

@@ -1,6 +1,7 @@
-"""A Python client generated from the API's openapi.yaml (openapi-python-client, at test time) drives
-the demo through every operation of the document, each answer decoded by the generated types: a
-change to the server that the document does not follow fails here."""
+"""A Python client generated from the document the demo serves (/public/openapi.yaml, its steps typed;
+openapi-python-client, at test time) drives the demo through every operation of the document, each
+step a typed value and each answer decoded by the generated types: a change to the server that the
+document does not follow fails here."""
 import importlib
 import json
 import os
@@ -8,37 +9,41 @@ import subprocess
 import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-DOCUMENT = os.path.join(ROOT, "Sources", "FlowWeb", "Defaults", "Public", "openapi.yaml")
 sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
 from live_server import flowserver  # noqa: E402
 
 
-def generate(directory):
-    """Generates the client as the package `flowserver_client` in `directory` and imports it."""
+def generate(directory, base):
+    """Generates the client of the document `base` serves as the package `flowserver_client` in
+    `directory` and imports it."""
     output = directory / "flowserver_client"
-    subprocess.run([sys.executable, "-m", "openapi_python_client", "generate", "--path", DOCUMENT,
+    subprocess.run([sys.executable, "-m", "openapi_python_client", "generate", "--url", base + "/public/openapi.yaml",
                     "--output-path", str(output), "--meta", "none"], check=True, capture_output=True)
     sys.path.insert(0, str(directory))
     return importlib.import_module("flowserver_client")
 
 
 def test_the_generated_python_client_runs_every_operation(tmp_path):
-    client_package = generate(tmp_path)
-    from flowserver_client.api.events import stream_session_events
-    from flowserver_client.api.history import list_history, past_state
-    from flowserver_client.api.navigation import send_step, visit
-    from flowserver_client.api.sessions import create_session, delete_session, get_session
-    from flowserver_client.models import (CreateSessionResponse201, ListHistoryResponse200, SendStepBody, SendStepResponse200, State,
-                                          Step, StepParams, VersionEvent, VisitBody, VisitResponse200)
-
     with flowserver() as base:
+        client_package = generate(tmp_path, base)
+        from flowserver_client import models
+        from flowserver_client.api.events import stream_session_events
+        from flowserver_client.api.history import list_history, past_state
+        from flowserver_client.api.navigation import send_step, visit
+        from flowserver_client.api.sessions import create_session, delete_session, get_session
+        from flowserver_client.models import (CreateSessionResponse201, ListHistoryResponse200, SendStepBody,
+                                              SendStepResponse200, State, VersionEvent, VisitBody, VisitResponse200)
+
         anonymous = client_package.Client(base_url=base + "/api/v1", raise_on_unexpected_status=True)
         created = create_session.sync(client=anonymous)
         assert isinstance(created, CreateSessionResponse201) and created.state.top.url == "/onboarding/login"
         api = client_package.AuthenticatedClient(base_url=base + "/api/v1", token=created.session, raise_on_unexpected_status=True)
 
         def step(step_name, **params):
-            answer = send_step.sync(client=api, body=SendStepBody(step=Step(name=step_name, params=StepParams.from_dict(params))))
+            # Each of the demo's steps is a model of its own: AppStepMovieIsPicked, its params typed.
+            model = getattr(models, "AppStep" + step_name[0].upper() + step_name[1:])
+            typed = model.from_dict({"name": step_name, "params": params})
+            answer = send_step.sync(client=api, body=SendStepBody(step=typed))
             assert isinstance(answer, SendStepResponse200), answer
             return answer
 

@@ -66,7 +66,8 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
         router.add(
             SiteRoutes(
                 metrics: configuration.metricsEnabled ? metrics : nil, store: store, clock: sessions.clock,
-                files: configuration.publicDirectory.map { StaticFiles(directory: $0, urlPrefix: "/public") }))
+                files: configuration.publicDirectory.map { StaticFiles(directory: $0, urlPrefix: "/public") },
+                apiDocument: ServedAPIDocument(configuration.apiSteps)))
         router.add(APIRoutes(context: context))
         router.add(StepRoutes(context: context))
         if configuration.inspectorEnabled {

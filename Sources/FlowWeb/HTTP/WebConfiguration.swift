@@ -42,6 +42,11 @@ public struct WebConfiguration: Sendable {
     /// to that page); `nil`: the page says there is none. `FlowServerRuntime` explores the app
     /// for it (FlowExplorer), ahead, from the start.
     public var inspectorGraph: (@Sendable () async throws -> FlowGraph)?
+    /// The app's steps, for the `AppStep` schema of the OpenAPI document the app serves at
+    /// `/public/openapi.yaml` (called once, on the first request for it); `nil`, an empty list or
+    /// a failure: FlowServer's document, which takes any step. `FlowServerRuntime` sets it to the
+    /// steps the exploration of the app found its pages sending.
+    public var apiSteps: (@Sendable () async throws -> [StepSignature])?
     /// How much history each session keeps (by default its last 1,000 entries, older ones folded
     /// into a snapshot) and how often it records the state, for time travel.
     public var historyRetention: HistoryRetention
@@ -63,9 +68,11 @@ public struct WebConfiguration: Sendable {
         contentSecurityPolicy: String = WebConfiguration.defaultContentSecurityPolicy,
         inspectorEnabled: Bool = true, metricsEnabled: Bool = true,
         historyRetention: HistoryRetention = HistoryRetention(), sessionLimits: SessionLimits = SessionLimits(),
-        inspectorGraph: (@Sendable () async throws -> FlowGraph)? = nil
+        inspectorGraph: (@Sendable () async throws -> FlowGraph)? = nil,
+        apiSteps: (@Sendable () async throws -> [StepSignature])? = nil
     ) {
         self.inspectorGraph = inspectorGraph
+        self.apiSteps = apiSteps
         self.historyRetention = historyRetention
         self.sessionLimits = sessionLimits
         self.sessionTTL = sessionTTL

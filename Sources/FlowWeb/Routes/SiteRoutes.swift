@@ -11,6 +11,8 @@ struct SiteRoutes: RouteCollection {
     let clock: @Sendable () -> Int64
     /// The app's files (`nil`: it has none), in front of FlowServer's own.
     let files: StaticFiles?
+    /// The OpenAPI document with the app's steps, served when the app has no `openapi.yaml`.
+    let apiDocument: ServedAPIDocument
 
     func register(on router: inout Router) {
         router.add(.get, "/healthz") { _, _ in .text("ok") }
@@ -32,7 +34,8 @@ struct SiteRoutes: RouteCollection {
             status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], body: metrics.text)
     }
 
-    /// The app's own file first; FlowServer's default of that name otherwise.
+    /// The app's own file first; FlowServer's default of that name otherwise (its OpenAPI
+    /// document with the app's steps).
     private func publicFile(_ request: Request) async -> Response {
         if let files {
             let response = await files.respond(to: request)
@@ -40,6 +43,7 @@ struct SiteRoutes: RouteCollection {
                 return response
             }
         }
+        if let document = await apiDocument.respond(to: request) { return document }
         return await FlowWebDefaults.publicResponder.respond(to: request)
     }
 }

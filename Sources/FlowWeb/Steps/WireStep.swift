@@ -16,10 +16,16 @@ public struct WireStep: Codable, Sendable, Hashable {
 
     private enum CodingKeys: String, CodingKey { case name, params }
 
-    /// Decodes `{"name": …, "params": {…}}`; `params` may be left out when the step has none.
+    /// Decodes `{"name": …, "params": {…}}`; `params` may be left out when the step has none, but
+    /// not be `null` (what the API's document does not describe is refused).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
+        if container.contains(.params), try container.decodeNil(forKey: .params) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .params, in: container,
+                debugDescription: "\"params\" must be an object (leave it out when the step has none), not null")
+        }
         params = try container.decodeIfPresent([String: WireValue].self, forKey: .params) ?? [:]
     }
 
