@@ -149,7 +149,8 @@ private struct SVGLayout {
         }
         self.placed = placed
         let boxes = Dictionary(uniqueKeysWithValues: placed.map { ($0.node, $0) })
-        // Arrows: forward ones from the right side to the left side; the others over the top.
+        // Arrows: forward ones from the right side to the left side, within a column a bow to
+        // the side, back to an earlier column over the top.
         var arrows: [Arrow] = []
         for (pair, edges) in Dictionary(grouping: steps, by: { [$0.from, $0.to] }) {
             guard let from = boxes[pair[0]], let to = boxes[pair[1]] else { continue }
