@@ -9,11 +9,11 @@ import json
 import os
 import pathlib
 import re
-import socket
 import subprocess
 import urllib.parse
 
 import pytest
+from served_app import served
 
 PACKAGE = pathlib.Path(os.environ["HELLO_PACKAGE"])
 BINARY = os.environ.get("HELLO_BIN") or str(PACKAGE / ".build" / "debug" / "Hello")
@@ -67,18 +67,9 @@ class Client:
 
 @pytest.fixture(scope="module")
 def port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
     # The article's "swift run Hello --store memory --port 9000", on a free port.
-    process = subprocess.Popen([BINARY, "--store", "memory", "--port", str(port)], cwd=PACKAGE,
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    try:
-        assert process.stdout.readline().startswith("listening on")
+    with served(BINARY, PACKAGE) as port:
         yield port
-    finally:
-        process.terminate()
-        assert process.wait(timeout=15) == 0
 
 
 def test_help_lists_the_whole_command_line():

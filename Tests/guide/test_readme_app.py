@@ -4,8 +4,9 @@
 import http.client
 import os
 import pathlib
-import socket
 import subprocess
+
+from served_app import served
 
 PACKAGE = pathlib.Path(os.environ["HI_PACKAGE"])
 BINARY = os.environ["HI_BIN"]
@@ -26,17 +27,8 @@ def test_help_is_flowservers_command_line():
 
 
 def test_it_serves_its_page():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    process = subprocess.Popen([BINARY, "--store", "memory", "--port", str(port)], cwd=PACKAGE,
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    try:
-        assert process.stdout.readline().startswith("listening on")
+    with served(BINARY, PACKAGE) as port:
         status, location, cookie, _ = get(port, "/")
         assert (status, location) == (303, "/hi")
         status, _, _, page = get(port, "/hi", cookie.split(";")[0] if cookie else None)
         assert status == 200 and "<h1>Hi!</h1>" in page and "<title>Hi · Hi</title>" in page
-    finally:
-        process.terminate()
-        assert process.wait(timeout=15) == 0
