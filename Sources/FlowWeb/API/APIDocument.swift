@@ -1,5 +1,4 @@
 import MicroHTTP
-import Synchronization
 
 /// The OpenAPI document an app serves at `/public/openapi.yaml`: FlowServer's (in
 /// `Defaults/Public/`, whose `sendStep` takes any step), with the step `sendStep` takes described
@@ -91,30 +90,26 @@ enum APIDocument {
 }
 
 /// `/public/openapi.yaml` as the app serves it: ``APIDocument`` made once from the app's steps
-/// (``WebConfiguration/apiSteps``) on the first request, FlowServer's own document until then
-/// when the steps cannot be had.
-final class ServedAPIDocument: Sendable {
-    private let steps: (@Sendable () async throws -> [StepSignature])?
-    private let making = Mutex<Task<EmbeddedFiles?, Never>?>(nil)
+/// (``WebConfiguration/apiSteps``) on the first request for it; FlowServer's own document when
+/// the steps cannot be had.
+struct ServedAPIDocument: Sendable {
+    private let document: MadeOnce<EmbeddedFiles?>
 
-    init(_ steps: (@Sendable () async throws -> [StepSignature])?) { self.steps = steps }
+    init(_ steps: @escaping @Sendable () async throws -> [StepSignature]) {
+        document = MadeOnce {
+            guard let found = try? await steps(), !found.isEmpty,
+                let base = FlowWebDefaults.publicFiles["openapi.yaml"]
+            else { return nil }
+            let yaml = APIDocument.yaml(base: String(decoding: base, as: UTF8.self), steps: found)
+            return EmbeddedFiles(files: ["openapi.yaml": Array(yaml.utf8)], urlPrefix: "/public")
+        }
+    }
 
     /// The app's document for `request` (`GET /public/openapi.yaml`), or `nil`: serve the default.
     func respond(to request: Request) async -> Response? {
-        guard let steps, request.pathSegments == ["public", "openapi.yaml"] else { return nil }
-        let task = making.withLock { task in
-            if let task { return task }
-            let started = Task(executorPreference: globalConcurrentExecutor) { () -> EmbeddedFiles? in
-                guard let found = try? await steps(), !found.isEmpty,
-                    let base = FlowWebDefaults.publicFiles["openapi.yaml"]
-                else { return nil }
-                let yaml = APIDocument.yaml(base: String(decoding: base, as: UTF8.self), steps: found)
-                return EmbeddedFiles(files: ["openapi.yaml": Array(yaml.utf8)], urlPrefix: "/public")
-            }
-            task = started
-            return started
+        guard request.pathSegments == ["public", "openapi.yaml"], let files = try? await document.value() else {
+            return nil
         }
-        guard let files = await task.value else { return nil }
         return await files.respond(to: request)
     }
 }

@@ -67,11 +67,11 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
             SiteRoutes(
                 metrics: configuration.metricsEnabled ? metrics : nil, store: store, clock: sessions.clock,
                 files: configuration.publicDirectory.map { StaticFiles(directory: $0, urlPrefix: "/public") },
-                apiDocument: ServedAPIDocument(configuration.apiSteps)))
+                apiDocument: configuration.apiSteps.map(ServedAPIDocument.init)))
         router.add(APIRoutes(context: context))
         router.add(StepRoutes(context: context))
         if configuration.inspectorEnabled {
-            router.add(InspectorRoutes(context: context, graph: InspectorGraph(configuration.inspectorGraph)))
+            router.add(InspectorRoutes(context: context, graph: configuration.inspectorGraph.map(MadeOnce.init)))
         }
         router.add(EventRoutes(context: context))
         var appRouter = Router()

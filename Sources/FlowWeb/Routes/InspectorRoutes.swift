@@ -6,8 +6,8 @@ import MicroHTTP
 /// app's navigation graph (`/_inspector/graph`). It shows the Coordinator pattern at work.
 struct InspectorRoutes<Step: FlowStep>: RouteCollection {
     let context: FlowWebContext<Step>
-    /// The app's navigation graph, made on first use.
-    let graph: InspectorGraph
+    /// The app's navigation graph, made on first use (`nil`: none is configured).
+    let graph: MadeOnce<FlowGraph>?
 
     func register(on router: inout Router) {
         router.add(.get, "/_inspector") { request, _ in await answer(request, inspector) }
@@ -87,7 +87,7 @@ struct InspectorRoutes<Step: FlowStep>: RouteCollection {
     /// this session shows marked.
     private func graphPage(_ session: LoadedSession) async throws(WebError) -> (title: String, html: String) {
         let made: FlowGraph?
-        do { made = try await graph.value() } catch {
+        do { made = try await graph?.value() } catch {
             throw .internalError("the navigation graph cannot be made: \(error)")
         }
         var html = "<div class=\"inspector\"><h1>Navigation graph</h1>"

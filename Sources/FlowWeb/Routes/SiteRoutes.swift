@@ -11,8 +11,9 @@ struct SiteRoutes: RouteCollection {
     let clock: @Sendable () -> Int64
     /// The app's files (`nil`: it has none), in front of FlowServer's own.
     let files: StaticFiles?
-    /// The OpenAPI document with the app's steps, served when the app has no `openapi.yaml`.
-    let apiDocument: ServedAPIDocument
+    /// The OpenAPI document with the app's steps, served when the app has no `openapi.yaml`
+    /// (`nil`: no steps are known, FlowServer's document is served).
+    let apiDocument: ServedAPIDocument?
 
     func register(on router: inout Router) {
         router.add(.get, "/healthz") { _, _ in .text("ok") }
@@ -43,7 +44,7 @@ struct SiteRoutes: RouteCollection {
                 return response
             }
         }
-        if let document = await apiDocument.respond(to: request) { return document }
+        if let document = await apiDocument?.respond(to: request) { return document }
         return await FlowWebDefaults.publicResponder.respond(to: request)
     }
 }
