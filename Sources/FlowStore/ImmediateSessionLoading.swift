@@ -21,26 +21,3 @@ extension ImmediateSessionLoading {
         try loadImmediately(id).map(SessionStamp.init)
     }
 }
-
-/// A session's version and times: what changes when anything about it changes (a commit grows
-/// the version; a renewal moves the times).
-public struct SessionStamp: Sendable, Hashable {
-    /// The record's ``SessionRecord/version``.
-    public var version: Int
-    /// The record's ``SessionRecord/lastUsedAt``.
-    public var lastUsedAt: Int64
-    /// The record's ``SessionRecord/expiresAt``.
-    public var expiresAt: Int64
-
-    /// A stamp.
-    public init(version: Int, lastUsedAt: Int64, expiresAt: Int64) {
-        self.version = version
-        self.lastUsedAt = lastUsedAt
-        self.expiresAt = expiresAt
-    }
-
-    /// The stamp of `record`.
-    public init(_ record: SessionRecord) {
-        self.init(version: record.version, lastUsedAt: record.lastUsedAt, expiresAt: record.expiresAt)
-    }
-}

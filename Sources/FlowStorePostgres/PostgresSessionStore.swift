@@ -14,10 +14,10 @@ import Synchronization
 /// Every call is bounded in time: while the database is unreachable, calls fail with an
 /// unavailable `StoreError` (the web layer answers `503` with `Retry-After`) and the pool
 /// reconnects by itself when the database is back.
-public final class PostgresSessionStore: SessionStore {
+public final class PostgresSessionStore: SessionStamping {
     let client: PostgresClient
     /// The statements of a step, prepared on each connection.
-    private let statements = PreparedStatements()
+    let statements = PreparedStatements()
     /// Runs the connection pool and fails the calls that ran past their deadline: the store's
     /// service.
     private let runner: Runner
@@ -28,6 +28,10 @@ public final class PostgresSessionStore: SessionStore {
     /// The pool's event loops as executors, and which one the next request prefers.
     private let executors: [EventLoopTaskExecutor]
     private let nextExecutor = Atomic<Int>(0)
+    /// The conditional reads of held sessions, asked together.
+    let readQueries = QueryBatches<HeldVersion, SessionReading>(absent: .missing)
+    /// The stamps of sessions, asked together.
+    let stampQueries = QueryBatches<String, SessionStamp?>(absent: nil)
 
     /// A store on the database at `url`, not connected yet: run its ``services`` (the connection
     /// pool), then call ``prepare()``, which connects and migrates. Every call is bounded by
@@ -222,22 +226,6 @@ public final class PostgresSessionStore: SessionStore {
         try await bounded {
             try await self.client.withConnection { connection in
                 try Self.record(from: await self.statements.rows(of: .load, [PostgresData(string: id)], on: connection))
-            }
-        }
-    }
-
-    /// One query, which sends the row's contents only when it is not at `version`.
-    public func load(_ id: String, unlessAt version: Int) async throws(StoreError) -> SessionReading {
-        try await bounded {
-            try await self.client.withConnection { connection in
-                let rows = try await self.statements.rows(
-                    of: .loadUnlessAt, [PostgresData(string: id), PostgresData(int64: Int64(version))], on: connection)
-                guard let cells = rows.first else { return SessionReading.missing }
-                guard cells.count == 10 else {
-                    throw StoreError.unavailable("PostgreSQL answered \(cells.count) session columns")
-                }
-                guard Int(try cells[1].decode(Int64.self)) != version else { return .unchanged }
-                return try Self.record(from: rows).map { .changed($0) } ?? .missing
             }
         }
     }

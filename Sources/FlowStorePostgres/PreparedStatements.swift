@@ -13,9 +13,13 @@ final class PreparedStatements: Sendable {
     enum Statement: Sendable, CaseIterable {
         /// A session's row by id: `$1` the id.
         case load
-        /// A session's row by id unless it is at a version: `$1` the id, `$2` the version. At that
-        /// version, the tree, app data and bookkeeping come back `NULL`, unread.
-        case loadUnlessAt
+        /// Sessions' rows unless they are at the versions their callers hold: `$1` the ids, `$2`
+        /// the versions held, one each. A row comes for each pair whose session exists: its
+        /// columns, then the version held; at that version, the tree, app data and bookkeeping
+        /// come back `NULL`, unread.
+        case readings
+        /// The version and times of sessions: `$1` the ids. A row for each session that exists.
+        case stamps
         /// `flowserver_commit` (migration 3): the row replaced if at the expected version, its
         /// entries appended; answers 1, or 0 when the version did not match.
         case commit
@@ -24,13 +28,16 @@ final class PreparedStatements: Sendable {
             switch self {
             case .load:
                 "SELECT \(PostgresSessionStore.sessionColumns) FROM sessions WHERE id = $1"
-            case .loadUnlessAt:
+            case .readings:
                 """
-                SELECT id, version, CASE WHEN version = $2 THEN NULL ELSE tree END,
-                CASE WHEN version = $2 THEN NULL ELSE app_data END, csrf_token, last_seq,
-                CASE WHEN version = $2 THEN NULL ELSE extra END, created_at, last_used_at, expires_at
-                FROM sessions WHERE id = $1
+                SELECT s.id, s.version, CASE WHEN s.version = held.version THEN NULL ELSE s.tree END,
+                CASE WHEN s.version = held.version THEN NULL ELSE s.app_data END, s.csrf_token, s.last_seq,
+                CASE WHEN s.version = held.version THEN NULL ELSE s.extra END, s.created_at, s.last_used_at,
+                s.expires_at, held.version
+                FROM unnest($1::text[], $2::bigint[]) AS held(id, version) JOIN sessions s ON s.id = held.id
                 """
+            case .stamps:
+                "SELECT id, version, last_used_at, expires_at FROM sessions WHERE id = ANY($1)"
             case .commit:
                 "SELECT flowserver_commit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
             }

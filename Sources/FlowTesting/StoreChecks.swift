@@ -127,4 +127,82 @@ public func checkConditionalLoad(of store: any SessionStore) async throws {
     try expect(try await store.load("reading-check-none", unlessAt: 1), nil, "a session never created")
     try await store.delete(id)
     try expect(try await store.load(id, unlessAt: 4), nil, "a deleted session")
+
+    // Many at once (a shared store may ask them together): each reading is its own session's.
+    let records = (0..<12).map { index in
+        SessionRecord(
+            id: "reading-check-many-\(index)", version: 2 + index, tree: Array("{\"page\":\(index)}".utf8),
+            appData: [], csrfToken: "token", lastSeq: 1, extra: [], createdAt: 1_000, lastUsedAt: 1_500,
+            expiresAt: 9_000_000_000_000)
+    }
+    for record in records { try await store.create(record, entries: []) }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for round in 0..<6 {
+            for record in records {
+                group.addTask {
+                    switch round % 3 {
+                    case 0:
+                        try expect(
+                            try await store.load(record.id, unlessAt: record.version), nil, unchanged: true,
+                            "\(record.id) at the version held, among others")
+                    case 1:
+                        try expect(
+                            try await store.load(record.id, unlessAt: record.version - 1), record,
+                            "\(record.id) past the version held, among others")
+                    default:
+                        try expect(
+                            try await store.load(record.id + "-none", unlessAt: record.version), nil,
+                            "a session never created, among others")
+                    }
+                }
+            }
+        }
+        try await group.waitForAll()
+    }
+    for record in records { try await store.delete(record.id) }
+}
+
+/// Checks a `SessionStamping` store's stamps: a session's stamp is its record's,
+/// before and after a commit, alone and with many asked at once; a session never created or
+/// deleted has none. For a store implementation's tests; it uses sessions named
+/// `stamp-check-…` (deleted at the end).
+///
+/// - Throws: ``StoreCheckFailure`` saying what the store got wrong, or its `StoreError`.
+public func checkStamps(of store: any SessionStamping) async throws {
+    func expect(_ id: String, _ expected: SessionRecord?, _ what: String) async throws {
+        let stamp = try await store.stamp(id)
+        if stamp != expected.map(SessionStamp.init) {
+            throw StoreCheckFailure(description: "\(what): stamp \(String(describing: stamp))")
+        }
+    }
+    var record = SessionRecord(
+        id: "stamp-check-1", version: 3, tree: [1], appData: [], csrfToken: "token", lastSeq: 1, extra: [],
+        createdAt: 1_000, lastUsedAt: 1_500, expiresAt: 9_000_000_000_000)
+    try await expect(record.id, nil, "a session not created yet")
+    try await store.create(record, entries: [])
+    try await expect(record.id, record, "a session created")
+    var next = record
+    next.version = 4
+    next.lastUsedAt = 2_000
+    next.expiresAt += 500
+    try await store.commit(next, expectedVersion: 3, entries: [])
+    record = next
+    try await expect(record.id, record, "a session committed")
+    let others = (2..<14).map { index in
+        SessionRecord(
+            id: "stamp-check-\(index)", version: index, tree: [1], appData: [], csrfToken: "token", lastSeq: 1,
+            extra: [], createdAt: 1_000, lastUsedAt: 1_000 + Int64(index), expiresAt: 9_000_000_000_000)
+    }
+    for other in others { try await store.create(other, entries: []) }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for _ in 0..<4 {
+            for other in [record] + others {
+                group.addTask { try await expect(other.id, other, "\(other.id), among others") }
+            }
+            group.addTask { try await expect("stamp-check-none", nil, "a session never created, among others") }
+        }
+        try await group.waitForAll()
+    }
+    for other in [record] + others { try await store.delete(other.id) }
+    try await expect(record.id, nil, "a deleted session")
 }

@@ -191,6 +191,42 @@ struct MultiInstanceTests {
     }
 
     @Test(
+        "pages on one instance show every step the other acknowledged before they were asked for, eight at once (asked together)"
+    )
+    func pagesFollowSteps() async throws {
+        let (cluster, a, b, portA, portB) = try instances()
+        defer { withExtendedLifetime((cluster, a, b)) {} }
+        let client = try await SessionClient.onboarded(port: portA)
+        for movie in 1...12 {
+            let (stepping, reading) = movie.isMultiple(of: 2) ? (portA, portB) : (portB, portA)
+            #expect(try await client.on(port: stepping).pickMovie(movie).top == "/movies/\(movie)")
+            // The page the step led to, and `/`, which redirects to the session's top page: were
+            // the reading instance's copy behind, the page would be a deep link (a new entry) and
+            // `/` would redirect elsewhere.
+            let answers = try await withThrowingTaskGroup(of: (path: String, response: TestResponse).self) { group in
+                for index in 0..<8 {
+                    let path = index < 6 ? "/movies/\(movie)" : "/"
+                    group.addTask {
+                        let browser = TestBrowser(port: reading)
+                        browser.setCookie("flowserver_session", client.session)
+                        return (path, try await browser.get(path))
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            for (path, response) in answers {
+                if path == "/" {
+                    #expect(response.status == 303 && response.header("Location") == "/movies/\(movie)")
+                } else {
+                    #expect(response.status == 200, "\(path) answered \(response.status)")
+                }
+            }
+        }
+        let sources = try await client.history().compactMap { $0["source"] as? String }
+        #expect(sources == ["start"] + Array(repeating: "api", count: 14), "pages changed nothing")
+    }
+
+    @Test(
         "an id minted by A is known to B before anything is stored; its first change, on B, is seen by A; forged ids are replaced"
     )
     func sharedIDs() async throws {

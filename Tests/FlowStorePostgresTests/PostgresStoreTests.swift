@@ -51,6 +51,7 @@ struct PostgresStoreTests {
             try await checkQuarantine(of: store)
             try await checkSessionPages(of: store)
             try await checkConditionalLoad(of: store)
+            try await checkStamps(of: store)
             // A second connection (another instance) sees the same session, migrations already done,
             // and signs ids with the same secret.
             try await withStore(cluster.url) { other in

@@ -40,6 +40,20 @@ struct ImmediateLoadingTests {
         #expect(!sameTokenStorage)
     }
 
+    /// A session service of `app` over `store`, and its fast page path.
+    private func fastPath(of app: WebApp<WebStep>, over store: any SessionStore) throws
+        -> (SessionService<WebStep>, FastPagePath)
+    {
+        let service = SessionService(
+            app: app, store: store, ttlSeconds: 3600, secret: SessionIDs.randomSecret(), observers: [])
+        let fastPath = try #require(
+            FastPagePath(
+                store: store, decoded: service.decoded, decoder: service.decoder, ids: service.ids,
+                initial: service.readyInitialSession,
+                lifetime: service.lifetime, clock: service.clock, locks: service.locks))
+        return (service, fastPath)
+    }
+
     /// The address of a tree's root children: equal for copies sharing storage.
     private func storage(of tree: NavigationTree) -> UnsafeRawPointer? {
         tree.root.children.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
@@ -51,12 +65,7 @@ struct ImmediateLoadingTests {
     func shownSessions() async throws {
         let app = try TestSite.webApp()
         let store = MemorySessionStore()
-        let service = SessionService(
-            app: app, store: store, ttlSeconds: 3600, secret: SessionIDs.randomSecret(), observers: [])
-        let fastPath = FastPagePath(
-            store: store, decoded: service.decoded, decoder: service.decoder, ids: service.ids,
-            initial: service.readyInitialSession,
-            lifetime: service.lifetime, clock: service.clock, locks: service.locks)
+        let (service, fastPath) = try fastPath(of: app, over: store)
         let created = try await service.create(client: nil)
         let id = created.record.id
         let chromes = Mutex(0)
@@ -98,5 +107,34 @@ struct ImmediateLoadingTests {
         #expect(fastPath.show("nobody", at: top) { _ throws(WebError) in fatalError("not made") } == nil)
         // A visit to another page is the async path's: nothing is made for it.
         #expect(fastPath.show(id, at: "/elsewhere") { _ throws(WebError) in fatalError("not made") } == nil)
+    }
+
+    @Test(
+        "on a shared store that tells stamps, a page is shown from the version this instance holds, after a stamp and no read; another instance's version is the async path's to read"
+    )
+    func shownAfterStamp() async throws {
+        let app = try TestSite.webApp()
+        let store = SessionUpdateTests.ReadCountingStore()
+        let (service, fastPath) = try fastPath(of: app, over: store)
+        let created = try await service.create(client: nil)
+        let id = created.record.id
+        let top = try #require(created.tree.top?.url)
+        let chrome = { (session: LoadedSession) throws(WebError) in try PageChrome(session.tree, app: app.pages) }
+        #expect(fastPath.show(id, at: top, chrome: chrome) == nil, "nothing is read on the server's thread")
+        let shown = try #require(await fastPath.showAfterStamp(id, at: top, chrome: chrome))
+        #expect(shown.session.record == created.record)
+        #expect((store.stamps, store.loads) == (1, 0))
+        // Another instance commits: the stamp tells, and the version is left to the async path.
+        var newer = created.record
+        newer.version += 1
+        newer.lastUsedAt += 1
+        try store.inner.commit(newer, expectedVersion: created.record.version, entries: [])
+        #expect(await fastPath.showAfterStamp(id, at: top, chrome: chrome) == nil)
+        #expect((store.stamps, store.loads) == (2, 0))
+        #expect(try await service.load(id)?.record == newer)
+        let again = try #require(await fastPath.showAfterStamp(id, at: top, chrome: chrome))
+        #expect(again.session.record == newer)
+        #expect((store.stamps, store.loads) == (3, 1))
+        #expect(await fastPath.showAfterStamp(id, at: "/elsewhere", chrome: chrome) == nil)
     }
 }

@@ -9,13 +9,20 @@ import Testing
 
 @Suite("Changing a session under its lock")
 struct SessionUpdateTests {
-    /// A memory store that counts its reads, and can commit behind the service's back as another
-    /// instance would.
-    final class ReadCountingStore: SessionStore {
+    /// A memory store that counts its reads (of contents, and of stamps), and can commit behind
+    /// the service's back as another instance would.
+    final class ReadCountingStore: SessionStamping {
         let inner = MemorySessionStore()
         private let count = Atomic<Int>(0)
+        private let stampCount = Atomic<Int>(0)
         var loads: Int { count.load(ordering: .relaxed) }
+        var stamps: Int { stampCount.load(ordering: .relaxed) }
         var isShared: Bool { true }
+
+        func stamp(_ id: String) async throws(StoreError) -> SessionStamp? {
+            stampCount.add(1, ordering: .relaxed)
+            return try inner.stampImmediately(id)
+        }
 
         func load(_ id: String) async throws(StoreError) -> SessionRecord? {
             count.add(1, ordering: .relaxed)

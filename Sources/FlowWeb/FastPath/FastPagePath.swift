@@ -1,14 +1,18 @@
 import FlowStore
 
-/// The fast page path: a reload of a session's current page, answered on the server's thread
-/// that read the request, with no task, no suspended connection, and no memory written that
-/// another core writes. Everything else (a new session, a visit, a step, a renewal due, any
-/// failure) answers `nil` here and takes ``SessionService``'s async path.
+/// The fast page path: a reload of a session's current page, answered from what this instance
+/// keeps of the session's version, with no memory written that another core writes. On a store
+/// that reads without waiting, on the server's thread that read the request, with no task and
+/// no suspended connection; on a shared store that tells stamps (``SessionStamping``), after
+/// that one wait. Everything else (a new session, a visit, a step, a renewal due, a version
+/// this instance has not decoded on a shared store, any failure) answers `nil` here and takes
+/// ``SessionService``'s async path.
 ///
 /// What this path assumes, each in one place:
 /// - **The store reads without waiting** (``ImmediateSessionLoading``): memory, or SQLite
 ///   through each thread's own connection. Never a pool slot or a lock that a task holds: the
 ///   thread calling is one of the server's few, and nothing else is served on it meanwhile.
+///   Or **it tells a stamp read after the request arrived** (``SessionStamping``), in a task.
 /// - **A version names one content**: commits grow a session's version by one under optimistic
 ///   concurrency, so whatever is derived from an id and version stays right (the store is asked
 ///   only for the version and times: ``SessionStamp``).
@@ -20,7 +24,10 @@ import FlowStore
 ///   output memory (`IdleOutputMemory` in MustacheTemplates). Memory that two cores write —
 ///   reference counts of a shared tree or record, a shared lock — costs more than the page.
 final class FastPagePath: Sendable {
-    private let store: any ImmediateSessionLoading
+    /// The store, when it reads without waiting.
+    private let immediate: (any ImmediateSessionLoading)?
+    /// The store, when it tells stamps (and does not read without waiting).
+    private let stamping: (any SessionStamping)?
     /// What each thread keeps of the session versions it shows.
     private let shown = SessionVersionCache<ShownSession>()
     /// The chrome of the app's initial state, made once per thread, for first visits.
@@ -38,14 +45,17 @@ final class FastPagePath: Sendable {
     private let locks: SessionLocks
 
     /// The fast path over `store`, with the async path's cache of decoded trees, decoder, ids,
-    /// initial state, session lifetime, clock and session locks.
-    init(
-        store: any ImmediateSessionLoading, decoded: DecodedSessionCache, decoder: StoredSessionDecoder,
+    /// initial state, session lifetime, clock and session locks; `nil` when `store` neither reads
+    /// without waiting nor tells stamps.
+    init?(
+        store: any SessionStore, decoded: DecodedSessionCache, decoder: StoredSessionDecoder,
         ids: SessionIDs,
         initial: @escaping @Sendable (_ id: String, _ mintedAt: Int64) -> LoadedSession?, lifetime: SessionLifetime,
         clock: @escaping @Sendable () -> Int64, locks: SessionLocks
     ) {
-        self.store = store
+        immediate = store as? any ImmediateSessionLoading
+        stamping = immediate == nil ? store as? any SessionStamping : nil
+        guard immediate != nil || stamping != nil else { return nil }
         self.locks = locks
         self.decoded = decoded
         self.decoder = decoder
@@ -56,17 +66,39 @@ final class FastPagePath: Sendable {
     }
 
     /// Session `id` as this thread shows it, with its page chrome (made by `chrome` once per
-    /// version on each thread), when it is live, needs no renewal and shows the page at `path`: stored, or not stored yet
-    /// and so at the app's initial state; `nil` in every other case, a store failure included
-    /// (the async path then answers it). A stored session's id is not checked again: only
-    /// checked ids are ever stored.
+    /// version on each thread), when the store reads without waiting and the session is live,
+    /// needs no renewal and shows the page at `path`: stored, or not stored yet and so at the
+    /// app's initial state; `nil` in every other case, a store failure included (the async path
+    /// then answers it). A stored session's id is not checked again: only checked ids are ever
+    /// stored.
     ///
     /// The first time a thread shows a stored version it renders the shared decoded tree; once
     /// it has shown it often enough (twice for a small tree) it decodes a tree of its own.
     func show(_ id: String, at path: String, chrome: (LoadedSession) throws(WebError) -> PageChrome) -> ShownSession? {
-        guard SessionIDs.isWellFormed(id) else { return nil }
+        guard let immediate, SessionIDs.isWellFormed(id) else { return nil }
         let found: SessionStamp?
-        do { found = try store.stampImmediately(id) } catch { return nil }
+        do { found = try immediate.stampImmediately(id) } catch { return nil }
+        return show(id, at: path, stamped: found, read: { try? immediate.loadImmediately(id) }, chrome: chrome)
+    }
+
+    /// Session `id` as ``show(_:at:chrome:)`` shows it, on a store that tells stamps: once the
+    /// store's stamp says this instance holds the session's current version decoded (a version
+    /// it has not is the async path's to read).
+    func showAfterStamp(_ id: String, at path: String, chrome: (LoadedSession) throws(WebError) -> PageChrome)
+        async -> ShownSession?
+    {
+        guard let stamping, SessionIDs.isWellFormed(id) else { return nil }
+        let found: SessionStamp?
+        do { found = try await stamping.stamp(id) } catch { return nil }
+        return show(id, at: path, stamped: found, read: { nil }, chrome: chrome)
+    }
+
+    /// Session `id` at `stamp` (`nil`: not stored), from what this instance keeps of that
+    /// version, or from the record `read` reads now when it keeps nothing.
+    private func show(
+        _ id: String, at path: String, stamped found: SessionStamp?, read: () -> SessionRecord?,
+        chrome: (LoadedSession) throws(WebError) -> PageChrome
+    ) -> ShownSession? {
         let now = clock()
         guard let stamp = found else {
             return showInitial(id, now: now, chrome: chrome).flatMap { $0.chrome.top.url == path ? $0 : nil }
@@ -91,7 +123,7 @@ final class FastPagePath: Sendable {
                         throw .unavailable("being changed here")
                     } else {
                         // Changed since the stamp: nothing is kept under the stamp's version.
-                        guard let read = try? store.loadImmediately(id), SessionStamp(read) == stamp else {
+                        guard let read = read(), SessionStamp(read) == stamp else {
                             throw .unavailable("changed while read")
                         }
                         do throws(UnreadableSession) {

@@ -52,12 +52,10 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
         let context = FlowWebContext(
             sessions: sessions, composer: PageComposer(app: app, templates: templates, headers: security),
             security: security, configuration: configuration)
-        let fastPath = (store as? any ImmediateSessionLoading).map { store in
-            FastPagePath(
-                store: store, decoded: sessions.decoded, decoder: sessions.decoder, ids: sessions.ids,
-                initial: sessions.readyInitialSession, lifetime: sessions.lifetime, clock: sessions.clock,
-                locks: sessions.locks)
-        }
+        let fastPath = FastPagePath(
+            store: store, decoded: sessions.decoded, decoder: sessions.decoder, ids: sessions.ids,
+            initial: sessions.readyInitialSession, lifetime: sessions.lifetime, clock: sessions.clock,
+            locks: sessions.locks)
         let errors = context.errors
         var router = Router(
             notFound: { request in errors.response(.notFound("There is no page at \(request.path)."), to: request) },

@@ -18,6 +18,7 @@ struct PageRoutes<Step: FlowStep>: RouteCollection {
     }
 
     func respond(to request: Request) async -> Response {
+        if let shown = await currentPageAfterStamp(request) { return shown }
         let intent = RequestIntent(request)
         return await context.withBrowserSession(request, changing: intent.changes) { session async throws(WebError) in
             guard intent != .speculation else { throw RequestIntent.declined }
@@ -42,6 +43,19 @@ struct PageRoutes<Step: FlowStep>: RouteCollection {
             return response.map { context.finish($0, setCookieFor: fresh.session, true) }
         }
         guard let shown = fastPath.show(id, at: path, chrome: composer.chrome(of:)) else { return nil }
+        return try? composer.render(shown.session, notice: Self.notice(request), chrome: shown.chrome)
+    }
+
+    /// The session's current page when it is what `request` asks for and a shared store's stamp
+    /// says this instance holds its current version (see ``FastPagePath``); `nil` otherwise.
+    private func currentPageAfterStamp(_ request: Request) async -> Response? {
+        guard request.method == .get || request.method == .head, let fastPath, RequestIntent(request) != .speculation,
+            let id = request.cookie(context.configuration.sessionCookieName)
+        else { return nil }
+        let composer = context.composer
+        guard let shown = await fastPath.showAfterStamp(id, at: request.pagePath, chrome: composer.chrome(of:)) else {
+            return nil
+        }
         return try? composer.render(shown.session, notice: Self.notice(request), chrome: shown.chrome)
     }
 
