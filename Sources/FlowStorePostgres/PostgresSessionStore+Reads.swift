@@ -13,24 +13,28 @@ extension PostgresSessionStore {
     /// Asked together with the other reads in flight (see `QueryBatches`): one query, which
     /// sends a row's contents only when it is not at the version held.
     public func load(_ id: String, unlessAt version: Int) async throws(StoreError) -> SessionReading {
-        try await readQueries.answer(for: HeldVersion(id: id, version: version)) { held async throws(StoreError) in
-            try await self.read(held)
+        try await readQueries.answer(HeldVersion(id: id, version: version)) { held async throws(StoreError) in
+            let readings = try await self.read(Array(Set(held)))
+            return held.map { readings[$0] ?? .missing }
         }
     }
 
     /// Asked together with the other stamps in flight (see `QueryBatches`).
     public func stamp(_ id: String) async throws(StoreError) -> SessionStamp? {
-        try await stampQueries.answer(for: id) { ids async throws(StoreError) in try await self.stamps(of: ids) }
+        try await stampQueries.answer(id) { ids async throws(StoreError) in
+            let stamps = try await self.stamps(of: Array(Set(ids)))
+            return ids.map { stamps[$0] ?? nil }
+        }
     }
 
-    /// The stamps of the sessions of `ids` that exist, by one query.
-    private func stamps(of ids: [String]) async throws(StoreError) -> [String: SessionStamp?] {
+    /// The stamps of the sessions of `ids` that exist, by one query (each id once).
+    private func stamps(of ids: [String]) async throws(StoreError) -> [String: SessionStamp] {
         try await bounded {
             try await self.client.withConnection { connection in
                 let rows = try await self.statements.rows(
                     of: .stamps, [PostgresData(array: ids.map { PostgresData(string: $0) }, elementType: .text)],
                     on: connection)
-                var stamps: [String: SessionStamp?] = [:]
+                var stamps: [String: SessionStamp] = [:]
                 for cells in rows {
                     guard cells.count == 4 else {
                         throw StoreError.unavailable("PostgreSQL answered \(cells.count) columns for a session's stamp")
@@ -44,7 +48,7 @@ extension PostgresSessionStore {
         }
     }
 
-    /// What one query answers for each session of `held` it finds.
+    /// What one query answers for each session of `held` it finds (each pair once).
     private func read(_ held: [HeldVersion]) async throws(StoreError) -> [HeldVersion: SessionReading] {
         try await bounded {
             try await self.client.withConnection { connection in

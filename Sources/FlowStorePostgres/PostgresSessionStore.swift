@@ -29,9 +29,11 @@ public final class PostgresSessionStore: SessionStamping {
     private let executors: [EventLoopTaskExecutor]
     private let nextExecutor = Atomic<Int>(0)
     /// The conditional reads of held sessions, asked together.
-    let readQueries = QueryBatches<HeldVersion, SessionReading>(absent: .missing)
+    let readQueries = QueryBatches<HeldVersion, SessionReading>()
     /// The stamps of sessions, asked together.
-    let stampQueries = QueryBatches<String, SessionStamp?>(absent: nil)
+    let stampQueries = QueryBatches<String, SessionStamp?>()
+    /// The commits of steps, made together.
+    let commitQueries = QueryBatches<PendingCommit, CommitOutcome>()
 
     /// A store on the database at `url`, not connected yet: run its ``services`` (the connection
     /// pool), then call ``prepare()``, which connects and migrates. Every call is bounded by
@@ -197,6 +199,40 @@ public final class PostgresSessionStore: SessionStamping {
                 "CREATE INDEX quarantine_by_expiry ON quarantine (kept_until)",
             ]
         ),
+        // Commits of several sessions in one transaction (one flush of the log for all): each
+        // commit as `flowserver_commit` does it, its entries (`p_entry_commits` names each one's
+        // commit, from 1) appended when its row was replaced; answers the numbers of the commits
+        // made. Callers order the commits by id, so that two instances lock rows in one order.
+        (
+            5,
+            [
+                """
+                CREATE FUNCTION flowserver_commit_many(
+                    p_ids TEXT[], p_expected BIGINT[], p_versions BIGINT[], p_trees BYTEA[], p_app_data BYTEA[],
+                    p_csrf_tokens TEXT[], p_last_seqs BIGINT[], p_extras BYTEA[], p_created_at BIGINT[],
+                    p_last_used_at BIGINT[], p_expires_at BIGINT[], p_entry_commits INTEGER[], p_entry_seqs BIGINT[],
+                    p_entry_bodies BYTEA[]) RETURNS INTEGER[] LANGUAGE plpgsql AS $$
+                DECLARE
+                    made INTEGER[] := '{}';
+                BEGIN
+                    FOR i IN 1 .. coalesce(array_length(p_ids, 1), 0) LOOP
+                        UPDATE sessions SET version = p_versions[i], tree = p_trees[i], app_data = p_app_data[i],
+                            csrf_token = p_csrf_tokens[i], last_seq = p_last_seqs[i], extra = p_extras[i],
+                            created_at = p_created_at[i], last_used_at = p_last_used_at[i], expires_at = p_expires_at[i]
+                        WHERE id = p_ids[i] AND version = p_expected[i];
+                        IF FOUND THEN
+                            made := made || i;
+                        END IF;
+                    END LOOP;
+                    INSERT INTO history (session, seq, entry) SELECT p_ids[entry.owner], entry.seq, entry.body
+                    FROM unnest(p_entry_commits, p_entry_seqs, p_entry_bodies) AS entry(owner, seq, body)
+                    WHERE entry.owner = ANY(made);
+                    RETURN made;
+                END
+                $$
+                """
+            ]
+        ),
     ]
 
     /// Instances share the database.
@@ -296,45 +332,8 @@ public final class PostgresSessionStore: SessionStamping {
         }
     }
 
-    /// Replaces the row if it still has `expectedVersion` and appends `entries`, in one statement
-    /// (one round trip instead of a transaction's four; a statement is atomic by itself).
-    public func commit(_ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord]) async throws(StoreError)
-    {
-        try await bounded {
-            let binds = Self.commitBinds(record, expectedVersion: expectedVersion, entries: entries)
-            let rows = try await self.client.withConnection { connection in
-                try await self.statements.rows(of: .commit, binds, on: connection)
-            }
-            try Self.checkUpdated(rows, record, expectedVersion)
-        }
-    }
-
-    /// The arguments of the commit statement (see ``PreparedStatements/Statement/commit``): the
-    /// row replaced if it still has `expectedVersion`, and `entries` appended.
-    private static func commitBinds(_ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord])
-        -> [PostgresData]
-    {
-        [
-            PostgresData(string: record.id), PostgresData(int64: Int64(expectedVersion)),
-            PostgresData(int64: Int64(record.version)), PostgresData(bytes: record.tree),
-            PostgresData(bytes: record.appData), PostgresData(string: record.csrfToken),
-            PostgresData(int64: Int64(record.lastSeq)), PostgresData(bytes: record.extra),
-            PostgresData(int64: record.createdAt), PostgresData(int64: record.lastUsedAt),
-            PostgresData(int64: record.expiresAt),
-            PostgresData(array: entries.map { PostgresData(int64: Int64($0.seq)) }, elementType: .int8),
-            PostgresData(array: entries.map { PostgresData(bytes: $0.entry) }, elementType: .bytea),
-        ]
-    }
-
-    /// A conflict unless `rows` (of the commit statement) say one row was replaced.
-    private static func checkUpdated(_ rows: [[PostgresCell]], _ record: SessionRecord, _ expectedVersion: Int) throws {
-        guard try rows.first?.first?.decode(Int64.self) == 1 else {
-            throw StoreError.conflict(session: record.id, expected: expectedVersion, found: nil)
-        }
-    }
-
     /// History entries as the two arrays a statement unnests: their seqs and their bodies.
-    private static func columns(of entries: [HistoryRecord]) -> ([Int64], [ByteBuffer]) {
+    static func columns(of entries: [HistoryRecord]) -> ([Int64], [ByteBuffer]) {
         (entries.map { Int64($0.seq) }, entries.map { ByteBuffer(bytes: $0.entry) })
     }
 

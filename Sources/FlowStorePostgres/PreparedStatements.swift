@@ -23,6 +23,9 @@ final class PreparedStatements: Sendable {
         /// `flowserver_commit` (migration 3): the row replaced if at the expected version, its
         /// entries appended; answers 1, or 0 when the version did not match.
         case commit
+        /// `flowserver_commit_many` (migration 5): several sessions' commits in one transaction;
+        /// answers the numbers (from 1) of those made.
+        case commitMany
 
         var sql: String {
             switch self {
@@ -40,6 +43,8 @@ final class PreparedStatements: Sendable {
                 "SELECT id, version, last_used_at, expires_at FROM sessions WHERE id = ANY($1)"
             case .commit:
                 "SELECT flowserver_commit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
+            case .commitMany:
+                "SELECT flowserver_commit_many($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
             }
         }
     }

@@ -3,8 +3,8 @@ import Synchronization
 
 /// Questions to the database asked together: while one query is in flight, the questions that
 /// arrive wait for the next, which asks all of them at once. Under load a page of a held
-/// session then costs a share of one round trip instead of a round trip of its own; a question
-/// asked alone is sent at once.
+/// session then costs a share of one round trip instead of a round trip of its own, and a step's
+/// commit a share of one transaction; a question asked alone is sent at once.
 ///
 /// Each question is answered by a query sent after it was asked, so the answer reflects every
 /// commit that finished before, on any instance, exactly as a query of its own would.
@@ -12,10 +12,9 @@ import Synchronization
 /// No task of its own: the question that finds nothing in flight sends the query; when the
 /// answer comes, it answers its batch and hands the next batch to the first question waiting,
 /// whose task sends it.
-final class QueryBatches<Key: Hashable & Sendable, Answer: Sendable>: Sendable {
-    /// Asks the questions of `keys` in one query: each one's answer (a key absent from the
-    /// answer has the batches' default answer).
-    typealias Query = @Sendable ([Key]) async throws(StoreError) -> [Key: Answer]
+final class QueryBatches<Question: Sendable, Answer: Sendable>: Sendable {
+    /// Asks `questions` in one query: their answers, in their order.
+    typealias Query = @Sendable (_ questions: [Question]) async throws(StoreError) -> [Answer]
 
     /// What a waiting question is told: its answer, or that it sends the next batch.
     private enum Turn: Sendable {
@@ -24,7 +23,7 @@ final class QueryBatches<Key: Hashable & Sendable, Answer: Sendable>: Sendable {
     }
 
     private struct Waiting {
-        var key: Key
+        var question: Question
         var continuation: CheckedContinuation<Turn, Never>
     }
 
@@ -40,17 +39,12 @@ final class QueryBatches<Key: Hashable & Sendable, Answer: Sendable>: Sendable {
     /// How many questions wait for the next query (for tests).
     var waitingCount: Int { state.withLock { $0.waiting.count } }
 
-    /// The answer for a key the query answered nothing for.
-    private let absent: Answer
+    /// No questions yet.
+    init() {}
 
-    /// Batches in which a key the query does not answer has the answer `absent`.
-    init(absent: Answer) {
-        self.absent = absent
-    }
-
-    /// The answer for `key`, by `query` (in this call, or in another's that sends a batch with
-    /// it).
-    func answer(for key: Key, by query: Query) async throws(StoreError) -> Answer {
+    /// The answer to `question`, by `query` (in this call, or in another's that sends a batch
+    /// with it).
+    func answer(_ question: Question, by query: Query) async throws(StoreError) -> Answer {
         let sendsNow = state.withLock { state in
             defer { state.sending = true }
             return !state.sending
@@ -63,29 +57,30 @@ final class QueryBatches<Key: Hashable & Sendable, Answer: Sendable>: Sendable {
                         state.sending = true
                         return true
                     }
-                    state.waiting.append(Waiting(key: key, continuation: continuation))
+                    state.waiting.append(Waiting(question: question, continuation: continuation))
                     return false
                 }
                 if sendsAfterAll { continuation.resume(returning: .sends) }
             }
             if case .answered(let result) = turn { return try result.get() }
         }
-        return try await send(first: key, by: query)
+        return try await send(first: question, by: query)
     }
 
     /// Sends the batch of `first` and of every question waiting now by `query`, answers them,
     /// and hands the next batch to the first question waiting after.
-    private func send(first: Key, by query: Query) async throws(StoreError) -> Answer {
+    private func send(first: Question, by query: Query) async throws(StoreError) -> Answer {
         let batch = state.withLock { state in
             defer { state.waiting = [] }
             return state.waiting
         }
-        var keys = Set(batch.map(\.key))
-        keys.insert(first)
-        let result: Result<[Key: Answer], StoreError>
-        do { result = .success(try await query(Array(keys))) } catch { result = .failure(error) }
-        for waiting in batch {
-            waiting.continuation.resume(returning: .answered(result.map { $0[waiting.key] ?? absent }))
+        var result: Result<[Answer], StoreError>
+        do { result = .success(try await query([first] + batch.map(\.question))) } catch { result = .failure(error) }
+        if case .success(let answers) = result, answers.count != batch.count + 1 {
+            result = .failure(.unavailable("\(answers.count) answers came for \(batch.count + 1) questions"))
+        }
+        for (index, waiting) in batch.enumerated() {
+            waiting.continuation.resume(returning: .answered(result.map { $0[index + 1] }))
         }
         let next = state.withLock { state -> Waiting? in
             guard !state.waiting.isEmpty else {
@@ -95,6 +90,6 @@ final class QueryBatches<Key: Hashable & Sendable, Answer: Sendable>: Sendable {
             return state.waiting.removeFirst()
         }
         next?.continuation.resume(returning: .sends)
-        return try result.map { $0[first] ?? absent }.get()
+        return try result.map { $0[0] }.get()
     }
 }

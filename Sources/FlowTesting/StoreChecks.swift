@@ -206,3 +206,69 @@ public func checkStamps(of store: any SessionStamping) async throws {
     for other in [record] + others { try await store.delete(other.id) }
     try await expect(record.id, nil, "a deleted session")
 }
+
+/// Checks a `SessionStore`'s commits made at once (a shared store may make them together): of
+/// twelve sessions committed at once, each commit at the version stored is made with its entries,
+/// and each at a stale version conflicts and leaves nothing. For a store implementation's tests;
+/// it uses sessions named
+/// `commit-check-…` (deleted at the end).
+///
+/// - Throws: ``StoreCheckFailure`` saying what the store got wrong, or its `StoreError`.
+public func checkCommitsAtOnce(of store: any SessionStore) async throws {
+    let records = (0..<12).map { index in
+        SessionRecord(
+            id: "commit-check-\(index)", version: 2, tree: [1], appData: [], csrfToken: "token", lastSeq: 1,
+            extra: [], createdAt: 1_000, lastUsedAt: 1_000, expiresAt: 9_000_000_000_000)
+    }
+    for record in records { try await store.create(record, entries: [HistoryRecord(seq: 1, entry: [1])]) }
+    /// Whether commit `index` is at a stale version (a conflict).
+    func isStale(_ index: Int) -> Bool { index % 4 == 1 }
+    let outcomes = await commitAtOnce(
+        to: store,
+        records.enumerated().map { index, record in
+            var next = record
+            next.version = 3
+            next.tree = [UInt8(index)]
+            next.lastSeq = 2
+            return (next, isStale(index) ? 1 : 2, [HistoryRecord(seq: 2, entry: [UInt8(index)])])
+        })
+    for (index, record) in records.enumerated() {
+        let stored = try await store.load(record.id)
+        let history = try await store.history(record.id, after: 0, limit: 10).map(\.seq)
+        let error = outcomes[index]
+        let right =
+            isStale(index)
+            ? error?.isConflict == true && stored == record && history == [1]
+            : error == nil && stored?.tree == [UInt8(index)] && history == [1, 2]
+        if !right {
+            throw StoreCheckFailure(
+                description:
+                    "commit \(index) (stale: \(isStale(index))) of twelve at once: \(String(describing: error)), stored version \(stored?.version ?? 0), history \(history)"
+            )
+        }
+    }
+    for record in records { try await store.delete(record.id) }
+}
+
+/// Makes `commits` (each a record, the version it replaces and its entries) on `store` all at
+/// once, each in a task of its own: the errors of those that failed, by index.
+public func commitAtOnce(
+    to store: any SessionStore, _ commits: [(record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord])]
+) async -> [Int: StoreError] {
+    await withTaskGroup(of: (Int, StoreError?).self) { group in
+        for (index, commit) in commits.enumerated() {
+            group.addTask {
+                do throws(StoreError) {
+                    try await store.commit(
+                        commit.record, expectedVersion: commit.expectedVersion, entries: commit.entries)
+                    return (index, nil)
+                } catch {
+                    return (index, error)
+                }
+            }
+        }
+        var failures: [Int: StoreError] = [:]
+        for await (index, error) in group { failures[index] = error }
+        return failures
+    }
+}

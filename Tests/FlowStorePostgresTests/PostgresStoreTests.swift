@@ -26,6 +26,32 @@ private func withStore<Result: Sendable>(_ url: String, _ body: (PostgresSession
 
 @Suite("PostgreSQL session store", .serialized)
 struct PostgresStoreTests {
+    @Test(
+        "commits made together: one the database refuses (an entry's seq stored already) fails alone, the others are made"
+    )
+    func refusedCommitAmongOthers() async throws {
+        let cluster = try PostgresCluster()
+        try await withStore(cluster.url) { store in
+            let ids = (0..<16).map { "together-\($0)" }
+            for id in ids {
+                try await store.create(record(id, version: 2), entries: [HistoryRecord(seq: 1, entry: [1])])
+            }
+            let refused = 5
+            let failures = await commitAtOnce(
+                to: store,
+                ids.enumerated().map { index, id in
+                    (record(id, version: 3, lastSeq: 2), 2, [HistoryRecord(seq: index == refused ? 1 : 2, entry: [2])])
+                })
+            #expect(Array(failures.keys) == [refused])
+            #expect(failures[refused]?.isUnavailable == true)
+            for (index, id) in ids.enumerated() {
+                #expect(try await store.load(id)?.version == (index == refused ? 2 : 3))
+                let seqs = try await store.history(id, after: 0, limit: 10).map(\.seq)
+                #expect(seqs == (index == refused ? [1] : [1, 2]))
+            }
+        }
+    }
+
     @Test("create, load, optimistic commits, history, purge, delete — and 503-style errors while the database is down")
     func store() async throws {
         let cluster = try PostgresCluster()
@@ -50,6 +76,7 @@ struct PostgresStoreTests {
             #expect(try await store.purgeExpired(now: 500, limit: 2) == 1)
             try await checkQuarantine(of: store)
             try await checkSessionPages(of: store)
+            try await checkCommitsAtOnce(of: store)
             try await checkConditionalLoad(of: store)
             try await checkStamps(of: store)
             // A second connection (another instance) sees the same session, migrations already done,

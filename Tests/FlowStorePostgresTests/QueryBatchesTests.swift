@@ -4,8 +4,8 @@ import Testing
 
 @testable import FlowStorePostgres
 
-/// A query that records the keys of each batch, answers each key with the batch's number, and
-/// waits for ``release()`` before it answers while ``holds`` is set.
+/// A query that records the questions of each batch, answers each with itself and the batch's
+/// number, and waits for ``release()`` before it answers while ``holds`` is set.
 private final class RecordedQueries: Sendable {
     private let batches = Mutex<[[String]]>([])
     private let gates = Mutex<[CheckedContinuation<Void, Never>]>([])
@@ -19,7 +19,7 @@ private final class RecordedQueries: Sendable {
     var asked: [[String]] { batches.withLock { $0 } }
     var heldCount: Int { gates.withLock { $0.count } }
 
-    func query(_ keys: [String]) async throws(StoreError) -> [String: String] {
+    func query(_ keys: [String]) async throws(StoreError) -> [String] {
         let number = batches.withLock { batches in
             batches.append(keys.sorted())
             return batches.count
@@ -28,7 +28,7 @@ private final class RecordedQueries: Sendable {
             await withCheckedContinuation { continuation in gates.withLock { $0.append(continuation) } }
         }
         if failing.contains(number) { throw .unavailable("batch \(number) failed") }
-        return Dictionary(uniqueKeysWithValues: keys.filter { $0 != "absent" }.map { ($0, "batch \(number)") })
+        return keys.map { "\($0) in batch \(number)" }
     }
 
     /// Lets the queries waiting answer.
@@ -50,56 +50,59 @@ private func eventually(_ condition: () -> Bool) async {
 struct QueryBatchesTests {
     @Test("a question asked alone is sent at once; those asked while it is in flight go together in the next query")
     func batching() async throws {
-        let batches = QueryBatches<String, String>(absent: "none")
+        let batches = QueryBatches<String, String>()
         let queries = RecordedQueries()
-        async let first = batches.answer(for: "a", by: queries.query)
+        async let first = batches.answer("a", by: queries.query)
         await eventually { queries.heldCount == 1 }
         #expect(queries.asked == [["a"]])
         // Asked while the first query is in flight: answered by a query sent after they were
-        // asked, never by the one in flight. The same key twice is asked once.
-        async let b = batches.answer(for: "b", by: queries.query)
-        async let c = batches.answer(for: "c", by: queries.query)
-        async let again = batches.answer(for: "b", by: queries.query)
-        async let absent = batches.answer(for: "absent", by: queries.query)
-        await eventually { batches.waitingCount == 4 }
+        // asked, never by the one in flight; each gets its own answer.
+        async let b = batches.answer("b", by: queries.query)
+        async let c = batches.answer("c", by: queries.query)
+        async let again = batches.answer("b", by: queries.query)
+        await eventually { batches.waitingCount == 3 }
         queries.holds.store(false, ordering: .relaxed)
         queries.release()
-        #expect(try await first == "batch 1")
-        #expect(try await [b, c, again, absent] == ["batch 2", "batch 2", "batch 2", "none"])
-        #expect(queries.asked == [["a"], ["absent", "b", "c"]])
+        #expect(try await first == "a in batch 1")
+        #expect(try await [b, c, again] == ["b in batch 2", "c in batch 2", "b in batch 2"])
+        #expect(queries.asked == [["a"], ["b", "b", "c"]])
         // Nothing in flight any more: the next question is sent at once.
-        #expect(try await batches.answer(for: "d", by: queries.query) == "batch 3")
+        #expect(try await batches.answer("d", by: queries.query) == "d in batch 3")
     }
 
     @Test("a failed query fails the questions of its batch only; the next batch is sent")
     func failure() async throws {
-        let batches = QueryBatches<String, String>(absent: "none")
+        let batches = QueryBatches<String, String>()
         let queries = RecordedQueries(failing: [2])
-        async let first = batches.answer(for: "a", by: queries.query)
+        async let first = batches.answer("a", by: queries.query)
         await eventually { queries.heldCount == 1 }
-        let b = Task { try await batches.answer(for: "b", by: queries.query) }
+        let b = Task { try await batches.answer("b", by: queries.query) }
         await eventually { batches.waitingCount == 1 }
         queries.release()  // the first query answers; the second waits in its turn
-        #expect(try await first == "batch 1")
+        #expect(try await first == "a in batch 1")
         await eventually { queries.heldCount == 1 }
-        async let c = batches.answer(for: "c", by: queries.query)
+        async let c = batches.answer("c", by: queries.query)
         await eventually { batches.waitingCount == 1 }
         queries.holds.store(false, ordering: .relaxed)
         queries.release()
         await #expect(throws: StoreError.unavailable("batch 2 failed")) { try await b.value }
-        #expect(try await c == "batch 3")
+        #expect(try await c == "c in batch 3")
+        // A query that answers another number of questions than it was asked fails its batch.
+        await #expect(throws: StoreError.unavailable("0 answers came for 1 questions")) {
+            try await batches.answer("e") { _ async throws(StoreError) in [] }
+        }
     }
 
-    @Test("many questions at once are each answered with their own key's answer")
+    @Test("many questions at once are each answered with their own answer")
     func manyAtOnce() async throws {
-        let batches = QueryBatches<String, String>(absent: "none")
+        let batches = QueryBatches<String, String>()
         let answers = try await withThrowingTaskGroup(of: (String, String).self) { group in
             for index in 0..<500 {
                 group.addTask {
                     let key = "key \(index % 50)"
-                    let answer = try await batches.answer(for: key) { keys async throws(StoreError) in
+                    let answer = try await batches.answer(key) { keys async throws(StoreError) in
                         await Task.yield()
-                        return Dictionary(uniqueKeysWithValues: keys.map { ($0, "answer to \($0)") })
+                        return keys.map { "answer to \($0)" }
                     }
                     return (key, answer)
                 }
