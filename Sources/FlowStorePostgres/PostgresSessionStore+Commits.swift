@@ -42,7 +42,7 @@ extension PostgresSessionStore {
     /// faulty one fails.
     private func make(_ commits: [PendingCommit]) async throws(StoreError) -> [CommitOutcome] {
         try await bounded {
-            try await self.client.withConnection { connection in
+            try await self.commitConnection.withConnection { connection in
                 guard commits.count > 1 else { return [try await self.makeAlone(commits[0], on: connection)] }
                 let order = commits.indices.sorted { commits[$0].record.id < commits[$1].record.id }
                 let rows: [[PostgresCell]]
@@ -76,7 +76,7 @@ extension PostgresSessionStore {
     }
 
     /// Whether `error` is the database refusing a statement (rather than being unreachable).
-    private static func isRefusal(_ error: any Error) -> Bool {
+    static func isRefusal(_ error: any Error) -> Bool {
         switch error {
         case let error as PSQLError: error.code == .server
         case let error as PostgresError:

@@ -34,6 +34,10 @@ public final class PostgresSessionStore: SessionStamping {
     let stampQueries = QueryBatches<String, SessionStamp?>()
     /// The commits of steps, made together.
     let commitQueries = QueryBatches<PendingCommit, CommitOutcome>()
+    /// The connections of those batches, one each.
+    let readConnection: BatchConnection
+    let stampConnection: BatchConnection
+    let commitConnection: BatchConnection
 
     /// A store on the database at `url`, not connected yet: run its ``services`` (the connection
     /// pool), then call ``prepare()``, which connects and migrates. Every call is bounded by
@@ -50,15 +54,26 @@ public final class PostgresSessionStore: SessionStamping {
             throw .unavailable(
                 "the PostgreSQL URL must look like postgres://user:password@host:port/database, got \(url)")
         }
+        let (port, database) = (
+            components.port ?? 5432, components.path.isEmpty ? nil : String(components.path.dropFirst())
+        )
         var configuration = PostgresClient.Configuration(
-            host: host, port: components.port ?? 5432, username: user, password: components.password,
-            database: components.path.isEmpty ? nil : String(components.path.dropFirst()), tls: .disable)
+            host: host, port: port, username: user, password: components.password, database: database, tls: .disable)
         configuration.options.connectTimeout = .seconds(Int64(timeout.components.seconds))
         let loops = PostgresClient.defaultEventLoopGroup
         client = PostgresClient(configuration: configuration, eventLoopGroup: loops, backgroundLogger: logger)
         executors = loops.makeIterator().map(EventLoopTaskExecutor.init)
+        var single = PostgresConnection.Configuration(
+            host: host, port: port, username: user, password: components.password, database: database, tls: .disable)
+        single.options.connectTimeout = .seconds(Int64(timeout.components.seconds))
+        (readConnection, stampConnection, commitConnection) = (
+            BatchConnection(single, on: loops.next(), logger: logger),
+            BatchConnection(single, on: loops.next(), logger: logger),
+            BatchConnection(single, on: loops.next(), logger: logger)
+        )
         reachability = Reachability()
-        runner = Runner(client: client, reachability: reachability)
+        runner = Runner(
+            client: client, reachability: reachability, closing: [readConnection, stampConnection, commitConnection])
         self.logger = logger
         self.timeout = timeout
     }
@@ -81,16 +96,19 @@ public final class PostgresSessionStore: SessionStamping {
     }
 
     /// What keeps the store working: the client's connection pool, and a watchdog that fails the
-    /// calls past their deadline (see ``bounded(_:)``), ten times a second.
+    /// calls past their deadline (see ``bounded(_:)``), ten times a second; the batches'
+    /// connections are closed when it stops.
     fileprivate final class Runner: Service {
         private let client: PostgresClient
         private let reachability: Reachability
+        private let closing: [BatchConnection]
         private let startedStream: AsyncStream<Void>
         private let starting: AsyncStream<Void>.Continuation
 
-        init(client: PostgresClient, reachability: Reachability) {
+        init(client: PostgresClient, reachability: Reachability, closing: [BatchConnection]) {
             self.client = client
             self.reachability = reachability
+            self.closing = closing
             (startedStream, starting) = AsyncStream<Void>.makeStream()
         }
 
@@ -113,6 +131,7 @@ public final class PostgresSessionStore: SessionStamping {
                 starting.finish()
                 await client.run()  // until graceful shutdown or cancellation
                 group.cancelAll()
+                for connection in closing { await connection.close() }
             }
         }
     }
