@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""Where the CPU of the steps scenario goes: `python3 Benchmarks/cpu_per_request.py BINARY [STORE ...]`.
+"""What a request costs the server, from /proc: `python3 Benchmarks/cpu_per_request.py BINARY [STORE ...]`.
 
-For each store (default "memory postgres"; PostgreSQL is a throwaway cluster with its default,
-durable settings), runs the steps scenario of `make bench` (wrk -t2 -c64, Benchmarks/wrk/steps.lua,
-16 sessions) for a 3 s warm-up and an 8 s measurement, and prints the requests per second and the
-CPU time each process (flowserver, postgres, wrk, the kernel's workers) spent a request, from
-/proc, with the machine's idle share. On a machine where the database shares the cores with the
-server and the load, this bounds what the server may spend a request at a given rate.
+For each store (default "memory sqlite postgres"; PostgreSQL is a throwaway cluster with its
+default, durable settings), each scenario of `make bench` that reads or changes a session (a page:
+`GET /movies/1` of one onboarded session; steps: Benchmarks/wrk/steps.lua, 16 sessions) and each
+server thread count of THREADS (default "1 2"), runs wrk -t2 -c64 for a 3 s warm-up and an 8 s
+measurement and prints the requests per second, the p99, and the CPU time each process
+(flowserver, postgres, wrk, the kernel's workers) spent a request, with the machine's idle share;
+then a table of the server's CPU a request, with the ratios issue 42 sets targets for: PostgreSQL /
+memory (a page at most 2x, a step at most 1.5x) and 2 threads / 1 thread (within 1.15x). On two
+shared cores a throughput ratio flatters whoever costs wrk the most; CPU a request does not.
 """
+import contextlib
 import os
 import pathlib
 import subprocess
@@ -18,8 +22,9 @@ import time
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "Tests" / "soak"))
 sys.path.insert(0, str(HERE))
-from ab import start, step_target  # noqa: E402
+from ab import client_limits_off, page_target, step_target  # noqa: E402
 from cluster import PostgresCluster  # noqa: E402
+from soak import FlowServer  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -38,37 +43,68 @@ def cpu_by_process():
     return used, int(open("/proc/stat").readline().split()[4]) / TICK
 
 
-def measure(binary, location, label):
-    server = start(binary, location)
+def measure(binary, location, label, scenario="step", threads=None):
+    """Runs `scenario` ("page" or "step") against `binary` on the store at `location` (with
+    `--threads threads` when given), prints what each process spent a request, and answers the
+    server's µs a request."""
+    extra = client_limits_off(binary) + (["--threads", str(threads)] if threads else [])
+    server = FlowServer(binary, location, extra=extra)
     try:
-        target = step_target(server, pathlib.Path(tempfile.mkdtemp(prefix="flowserver-cpu-")))
+        work = pathlib.Path(tempfile.mkdtemp(prefix="flowserver-cpu-"))
+        target = page_target(server) if scenario == "page" else step_target(server, work)
         subprocess.run(["wrk", "-t2", "-c64", "-d3s", *target], capture_output=True)
         before, idle_before = cpu_by_process()
         started = time.monotonic()
-        wrk = subprocess.Popen(["wrk", "-t2", "-c64", "-d8s", *target], stdout=subprocess.PIPE, text=True)
+        wrk = subprocess.Popen(["wrk", "-t2", "-c64", "-d8s", "--latency", *target], stdout=subprocess.PIPE, text=True)
         time.sleep(7.5)  # wrk's own time is read while it still runs
         after, idle_after = cpu_by_process()
         elapsed = time.monotonic() - started
         output = wrk.communicate()[0]
     finally:
-        server.kill()
+        server.process.kill()
+        server.process.wait()
     rate = float(next(line for line in output.splitlines() if "Requests/sec" in line).split()[1])
+    p99 = next((line.split()[1] for line in output.splitlines() if line.strip().startswith("99%")), "?")
     name = pathlib.Path(binary).name[:15]
     cores = {key: (after[key] - before.get(key, 0)) / elapsed for key in after}
     busy = sorted(((key, value) for key, value in cores.items() if value > 0.02), key=lambda item: -item[1])
     shown = ", ".join(f"{'flowserver' if key == name else key} {value:.2f} ({value / rate * 1e6:.0f} µs)"
                       for key, value in busy)
-    print(f"{label}: {rate:,.0f} req/s; cores (µs a request): {shown}; idle {(idle_after - idle_before) / elapsed:.2f}")
+    print(f"{label}: {rate:,.0f} req/s, p99 {p99}; cores (µs a request): {shown}; "
+          f"idle {(idle_after - idle_before) / elapsed:.2f}", flush=True)
+    return cores.get(name, 0) / rate * 1e6
 
 
 def main():
     binary = sys.argv[1]
-    for store in sys.argv[2:] or ["memory", "postgres"]:
-        if store == "postgres":
-            with PostgresCluster(durable=True) as cluster:
-                measure(binary, cluster.url, store)
-        else:
-            measure(binary, store, store)
+    stores = sys.argv[2:] or ["memory", "sqlite", "postgres"]
+    thread_counts = [int(count) for count in os.environ.get("THREADS", "1 2").split()]
+    cost = {}
+    for store in stores:
+        with contextlib.ExitStack() as stack:
+            if store == "postgres":
+                location = stack.enter_context(PostgresCluster(durable=True)).url
+            elif store == "sqlite":
+                location = str(pathlib.Path(stack.enter_context(tempfile.TemporaryDirectory())) / "sessions.sqlite")
+            else:
+                location = store
+            for scenario in ["page", "step"]:
+                for threads in thread_counts:
+                    label = f"{store}, {scenario}, {threads} thread{'s' if threads > 1 else ''}"
+                    cost[store, scenario, threads] = measure(binary, location, label, scenario, threads)
+    print("\n| store | scenario | " + " | ".join(f"µs a request, {count} thread{'s' if count > 1 else ''}"
+                                                 for count in thread_counts) + " | last / first |")
+    print("| --- | --- | " + " | ".join("---" for _ in thread_counts) + " | --- |")
+    for store in stores:
+        for scenario in ["page", "step"]:
+            figures = [cost[store, scenario, count] for count in thread_counts]
+            print(f"| {store} | {scenario} | " + " | ".join(f"{figure:.0f}" for figure in figures)
+                  + f" | {figures[-1] / figures[0]:.2f} |")
+    if "memory" in stores:
+        for store in (store for store in stores if store != "memory"):
+            ratios = ", ".join(f"{scenario} {cost[store, scenario, count] / cost['memory', scenario, count]:.2f}"
+                               for scenario in ["page", "step"] for count in thread_counts[-1:])
+            print(f"\n{store} / memory, server CPU a request at {thread_counts[-1]} threads: {ratios}")
 
 
 if __name__ == "__main__":
