@@ -85,7 +85,7 @@ def main():
             if store == "postgres":
                 location = stack.enter_context(PostgresCluster(durable=True)).url
             elif store == "sqlite":
-                location = str(pathlib.Path(stack.enter_context(tempfile.TemporaryDirectory())) / "sessions.sqlite")
+                location = f"sqlite:{stack.enter_context(tempfile.TemporaryDirectory())}/sessions.sqlite"
             else:
                 location = store
             for scenario in ["page", "step"]:
