@@ -42,6 +42,8 @@ python3 streams.py "$(cd .. && swift build -c release --show-bin-path)/flowserve
 python3 history.py "$(cd .. && swift build -c release --show-bin-path)/flowserver" | tee -a results/latest.md
 # Server CPU a page and a step on each store, at 1 and 2 server threads, and PostgreSQL / memory.
 python3 cpu_per_request.py "$(cd .. && swift build -c release --show-bin-path)/flowserver" | tee -a results/latest.md
+# The same ratios by throughput with PostgreSQL on a core of its own (taskset), and the p99.
+python3 pinned_ratio.py "$(cd .. && swift build -c release --show-bin-path)/flowserver" | tee -a results/latest.md
 # Bounded sessions: a step at the top of a session of 10 and of 1,000 pages, form and API.
 python3 step_cost.py "$(cd .. && swift build -c release --show-bin-path)/flowserver" | tee -a results/latest.md
 # Sessions across a deploy: a read that migrates, and `sessions check` on 100,000 stored sessions.

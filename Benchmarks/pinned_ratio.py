@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""PostgreSQL / memory with the database on a core of its own: `python3 Benchmarks/pinned_ratio.py BINARY`.
+
+Issue 42's targets for throughput hold with the database off the server's cores. On two cores
+this approximates it with `taskset`: the server (`--threads 1`) alone on core 0; PostgreSQL (a
+throwaway cluster with its default, durable settings) and wrk on core 1. The memory store runs
+the same way, its core 1 holding wrk alone. For pages (`GET /movies/1` of one onboarded session)
+and steps (Benchmarks/wrk/steps.lua, 16 sessions): wrk -t1 -c64, 3 rounds of 5 s, memory and
+PostgreSQL alternately; prints each round's req/s and p99, and the median ratios PostgreSQL /
+memory. Targets: pages >= 0.5, steps >= 0.4, p99 under 20 ms at 64 connections.
+"""
+import pathlib
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "Tests" / "soak"))
+sys.path.insert(0, str(HERE))
+from ab import client_limits_off, page_target, step_target  # noqa: E402
+from cluster import PostgresCluster  # noqa: E402
+from soak import FlowServer  # noqa: E402
+
+ROUNDS = 3
+
+
+def pin(pid, core):
+    """Moves process `pid` and all its threads to `core` (threads made later inherit it)."""
+    subprocess.run(["taskset", "-a", "-p", "-c", str(core), str(pid)], check=True, capture_output=True)
+
+
+def postmaster_pid(cluster):
+    return int((cluster.directory / "data" / "postmaster.pid").read_text().split()[0])
+
+
+def run_wrk(target):
+    """(req/s, p99 ms) of wrk on core 1."""
+    output = subprocess.run(["taskset", "-c", "1", "wrk", "-t1", "-c64", "-d5s", "--latency", *target],
+                            capture_output=True, text=True).stdout
+    p99 = re.search(r"^\s+99%\s+([\d.]+)(\w+)", output, re.M)
+    return float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1)), \
+        float(p99.group(1)) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)]
+
+
+def main():
+    binary = sys.argv[1]
+    work = pathlib.Path(tempfile.mkdtemp(prefix="flowserver-pinned-"))
+    with PostgresCluster(durable=True) as cluster:
+        pin(postmaster_pid(cluster), 1)  # its backends, forked later, inherit the core
+        servers = {}
+        try:
+            for store, location in [("memory", "memory"), ("postgres", cluster.url)]:
+                server = FlowServer(binary, location, extra=client_limits_off(binary) + ["--threads", "1"])
+                pin(server.process.pid, 0)
+                servers[store] = server
+            targets = {(store, scenario): page_target(server) if scenario == "page" else step_target(server, work)
+                       for store, server in servers.items() for scenario in ["page", "step"]}
+            results = {key: [] for key in targets}
+            for target in targets.values():  # a warm-up each
+                run_wrk(target)
+            for _ in range(ROUNDS):
+                for key, target in targets.items():
+                    results[key].append(run_wrk(target))
+        finally:
+            for server in servers.values():
+                server.process.kill()
+                server.process.wait()
+    print("| store | scenario | req/s, each round | p99 ms, each round |")
+    print("| --- | --- | --- | --- |")
+    for (store, scenario), figures in results.items():
+        print(f"| {store} | {scenario} | {', '.join(f'{rate:,.0f}' for rate, _ in figures)} | "
+              f"{', '.join(f'{p99:.1f}' for _, p99 in figures)} |")
+    for scenario, target in [("page", 0.5), ("step", 0.4)]:
+        ratios = [pg[0] / memory[0] for pg, memory in zip(results["postgres", scenario], results["memory", scenario])]
+        print(f"\n{scenario}s, PostgreSQL / memory with the database on a core of its own: "
+              f"{statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f}; target >= {target}); "
+              f"PostgreSQL p99 {max(p99 for _, p99 in results['postgres', scenario]):.1f} ms (target < 20 ms)")
+
+
+if __name__ == "__main__":
+    main()
