@@ -26,8 +26,8 @@ extension PostgresSessionStore {
     public func commit(_ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord]) async throws(StoreError)
     {
         let pending = PendingCommit(record: record, expectedVersion: expectedVersion, entries: entries)
-        let outcome = try await commitQueries.answer(pending) { commits async throws(StoreError) in
-            try await self.make(commits)
+        let outcome = try await commitQueries.answer(pending) { commits, slot async throws(StoreError) in
+            try await self.make(commits, on: self.commitConnections[slot])
         }
         switch outcome {
         case .committed: return
@@ -40,9 +40,11 @@ extension PostgresSessionStore {
     /// turn, under its lock) in one statement, ordered by id; when the database refuses that
     /// statement (one commit's fault rolls all back), makes each on its own, so that only the
     /// faulty one fails.
-    private func make(_ commits: [PendingCommit]) async throws(StoreError) -> [CommitOutcome] {
+    private func make(_ commits: [PendingCommit], on batchConnection: BatchConnection) async throws(StoreError)
+        -> [CommitOutcome]
+    {
         try await bounded {
-            try await self.commitConnection.withConnection { connection in
+            try await batchConnection.withConnection { connection in
                 guard commits.count > 1 else { return [try await self.makeAlone(commits[0], on: connection)] }
                 let order = commits.indices.sorted { commits[$0].record.id < commits[$1].record.id }
                 let rows: [[PostgresCell]]

@@ -1,8 +1,8 @@
 import FlowStore
 import Synchronization
 
-/// Questions to the database asked together: while one query is in flight, the questions that
-/// arrive wait for the next, which asks all of them at once. Under load a page of a held
+/// Questions to the database asked together: while a query is in flight in each of the batches'
+/// slots, the questions that arrive wait for the next, which asks all of them at once. Under load a page of a held
 /// session then costs a share of one round trip instead of a round trip of its own, and a step's
 /// commit a share of one transaction; a question asked alone is sent at once.
 ///
@@ -13,13 +13,14 @@ import Synchronization
 /// answer comes, it answers its batch and hands the next batch to the first question waiting,
 /// whose task sends it.
 final class QueryBatches<Question: Sendable, Answer: Sendable>: Sendable {
-    /// Asks `questions` in one query: their answers, in their order.
-    typealias Query = @Sendable (_ questions: [Question]) async throws(StoreError) -> [Answer]
+    /// Asks `questions` in one query, in `slot` (from 0: a query at a time in each, so each may
+    /// have a connection of its own): their answers, in their order.
+    typealias Query = @Sendable (_ questions: [Question], _ slot: Int) async throws(StoreError) -> [Answer]
 
-    /// What a waiting question is told: its answer, or that it sends the next batch.
+    /// What a waiting question is told: its answer, or that it sends the next batch in a slot.
     private enum Turn: Sendable {
         case answered(Result<Answer, StoreError>)
-        case sends
+        case sends(slot: Int)
     }
 
     private struct Waiting {
@@ -28,54 +29,58 @@ final class QueryBatches<Question: Sendable, Answer: Sendable>: Sendable {
     }
 
     private struct State {
-        /// Whether a query is in flight (or about to be sent by a question told to send it).
-        var sending = false
-        /// The questions asked since, in order.
+        /// The slots with no query in flight (nor one about to be sent by a question told to).
+        var free: [Int]
+        /// The questions asked since the last query was sent, in order.
         var waiting: [Waiting] = []
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     /// How many questions wait for the next query (for tests).
     var waitingCount: Int { state.withLock { $0.waiting.count } }
 
-    /// No questions yet.
-    init() {}
+    /// Batches with `slots` queries in flight at most.
+    init(slots: Int = 1) {
+        precondition(slots >= 1, "batches need a slot")
+        state = Mutex(State(free: Array((0..<slots).reversed())))
+    }
 
     /// The answer to `question`, by `query` (in this call, or in another's that sends a batch
     /// with it).
     func answer(_ question: Question, by query: Query) async throws(StoreError) -> Answer {
-        let sendsNow = state.withLock { state in
-            defer { state.sending = true }
-            return !state.sending
-        }
-        if !sendsNow {
+        var slot = state.withLock { $0.free.popLast() }
+        if slot == nil {
             let turn = await withCheckedContinuation { continuation in
-                let sendsAfterAll = state.withLock { state in
-                    // The batch in flight may have ended meanwhile: then this question sends.
-                    guard state.sending else {
-                        state.sending = true
-                        return true
+                let freed = state.withLock { state in
+                    // A query in flight may have ended meanwhile: then this question sends.
+                    guard let slot = state.free.popLast() else {
+                        state.waiting.append(Waiting(question: question, continuation: continuation))
+                        return Int?.none
                     }
-                    state.waiting.append(Waiting(question: question, continuation: continuation))
-                    return false
+                    return slot
                 }
-                if sendsAfterAll { continuation.resume(returning: .sends) }
+                if let freed { continuation.resume(returning: .sends(slot: freed)) }
             }
-            if case .answered(let result) = turn { return try result.get() }
+            switch turn {
+            case .answered(let result): return try result.get()
+            case .sends(let given): slot = given
+            }
         }
-        return try await send(first: question, by: query)
+        return try await send(first: question, in: slot ?? 0, by: query)
     }
 
-    /// Sends the batch of `first` and of every question waiting now by `query`, answers them,
-    /// and hands the next batch to the first question waiting after.
-    private func send(first: Question, by query: Query) async throws(StoreError) -> Answer {
+    /// Sends the batch of `first` and of every question waiting now by `query` in `slot`, answers
+    /// them, and hands the slot to the first question waiting after.
+    private func send(first: Question, in slot: Int, by query: Query) async throws(StoreError) -> Answer {
         let batch = state.withLock { state in
             defer { state.waiting = [] }
             return state.waiting
         }
         var result: Result<[Answer], StoreError>
-        do { result = .success(try await query([first] + batch.map(\.question))) } catch { result = .failure(error) }
+        do { result = .success(try await query([first] + batch.map(\.question), slot)) } catch {
+            result = .failure(error)
+        }
         if case .success(let answers) = result, answers.count != batch.count + 1 {
             result = .failure(.unavailable("\(answers.count) answers came for \(batch.count + 1) questions"))
         }
@@ -84,12 +89,12 @@ final class QueryBatches<Question: Sendable, Answer: Sendable>: Sendable {
         }
         let next = state.withLock { state -> Waiting? in
             guard !state.waiting.isEmpty else {
-                state.sending = false
+                state.free.append(slot)
                 return nil
             }
             return state.waiting.removeFirst()
         }
-        next?.continuation.resume(returning: .sends)
+        next?.continuation.resume(returning: .sends(slot: slot))
         return try result.map { $0[0] }.get()
     }
 }
