@@ -29,6 +29,8 @@ final class AppServer<Step: FlowStep>: Service {
         var options: ServerOptions
         var webConfiguration: @Sendable (_ secret: [UInt8]) -> WebConfiguration
         var serverConfiguration: HTTPServer.Configuration
+        /// Called once the server listens: work that is worth doing only for a server that serves.
+        var whenServing: @Sendable () -> Void = {}
     }
 
     /// Why the server could not start, in a line for standard error.
@@ -69,6 +71,7 @@ final class AppServer<Step: FlowStep>: Service {
         print("listening on http://\(host):\(server.port)")
         fflush(nil)
         logger.info("serving", metadata: ["store": "\(parts.options.store)", "threads": "\(parts.options.threads)"])
+        parts.whenServing()
 
         let beside = ServiceGroup(
             services: [SessionPurger(store: store)] + responder.services + parts.app.backgroundServices,

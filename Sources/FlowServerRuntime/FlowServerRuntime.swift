@@ -117,14 +117,14 @@ public enum FlowServerRuntime {
         }
         // `/_inspector/graph` and the steps of `/public/openapi.yaml` come from an exploration of
         // an app of its own (its services apart from the served app's: an explored step must not
-        // place a real order), ahead, in the background, from the start (under a second of CPU
-        // for the demo on the release build), so their first request finds them made.
+        // place a real order), ahead, in the background, from the moment the server serves (under
+        // a second of CPU for the demo on the release build), so their first request finds them made.
         var explored: WebApp<Step>?
         if options.inspector {
             do { explored = try makeApp(options, parsed.app) } catch { fail("the app cannot start: \(error)") }
         }
         let ahead = explored.map { explored in
-            Task.detached(priority: .background) { () async throws -> ExplorationReport in
+            ExplorationAhead {
                 let start = ContinuousClock.now
                 let report = try await FlowExplorer(app: explored, templates: templates, samples: exploration).explore()
                 let elapsed = (ContinuousClock.now - start).components
@@ -138,9 +138,9 @@ public enum FlowServerRuntime {
                 return report
             }
         }
-        let graph = ahead.map { ahead in { @Sendable () async throws -> FlowGraph in try await ahead.value.graph } }
+        let graph = ahead.map { ahead in { @Sendable () async throws -> FlowGraph in try await ahead.report.graph } }
         let steps = ahead.map { ahead in
-            { @Sendable () async throws -> [StepSignature] in try await ahead.value.steps }
+            { @Sendable () async throws -> [StepSignature] in try await ahead.report.steps }
         }
         let server = AppServer(
             .init(
@@ -151,7 +151,7 @@ public enum FlowServerRuntime {
                     configuration.apiSteps = steps
                     return configuration
                 },
-                serverConfiguration: serverConfiguration(options)),
+                serverConfiguration: serverConfiguration(options), whenServing: { ahead?.start() }),
             logger: logger)
         // One group runs everything in the background, and stops it on SIGTERM or SIGINT: the
         // store's services first (and stopped last), then the server with its own (stopped first).
