@@ -136,5 +136,6 @@ struct ImmediateLoadingTests {
         #expect(again.session.record == newer)
         #expect((store.stamps, store.loads) == (3, 1))
         #expect(await fastPath.showAfterStamp(id, at: "/elsewhere", chrome: chrome) == nil)
+        #expect(store.stamps == 3, "a page the held copy does not show on top is the async path's: no stamp")
     }
 }

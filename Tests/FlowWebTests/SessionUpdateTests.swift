@@ -60,6 +60,15 @@ struct SessionUpdateTests {
         }
     }
 
+    /// A session of the test site, created over a store that counts its reads.
+    static func createdSession() async throws -> (ReadCountingStore, SessionService<WebStep>, LoadedSession) {
+        let store = ReadCountingStore()
+        let service = SessionService(
+            app: try TestSite.webApp(), store: store, ttlSeconds: 3600, secret: SessionIDs.randomSecret(),
+            observers: [])
+        return (store, service, try await service.create(client: nil))
+    }
+
     /// A change that remembers submission `render` and saves.
     static func remember(_ render: String)
         -> @Sendable (inout LoadedSession) async throws(WebError) ->
@@ -77,11 +86,7 @@ struct SessionUpdateTests {
         "a change that waited for the lock starts from the copy this instance committed meanwhile, without reading again; another instance's commit is caught"
     )
     func startsFromNewestCopy() async throws {
-        let store = ReadCountingStore()
-        let service = SessionService(
-            app: try TestSite.webApp(), store: store, ttlSeconds: 3600, secret: SessionIDs.randomSecret(),
-            observers: [])
-        let created = try await service.create(client: nil)
+        let (store, service, created) = try await Self.createdSession()
         let id = created.record.id
         // Two requests read the session at the same version, then change it in turn.
         let first = try #require(try await service.load(id))
@@ -109,5 +114,66 @@ struct SessionUpdateTests {
         #expect(three.session.record.version == elsewhere.version + 1)
         #expect(three.session.extra.submissions.map(\.render) == ["r1", "r2", "b", "r3"])
         #expect(try store.inner.load(id)?.version == elsewhere.version + 1)
+    }
+
+    @Test(
+        "a change takes the copy this instance holds without a read; a stale copy is read again and the change applied to the stored version; an answer that commits nothing, or an error, is checked against the store"
+    )
+    func heldCopy() async throws {
+        let (store, service, created) = try await Self.createdSession()
+        let id = created.record.id
+        let reads = store.loads
+        let held = try #require(try await service.loadForChange(id))
+        #expect(!held.isConfirmed)
+        let one = try await service.update(held, Self.remember("r1"))
+        #expect(store.loads == reads, "a current copy: the commit alone, no read")
+        #expect(one.session.isConfirmed && one.session.record.version == created.record.version + 1)
+
+        // Another writer commits behind this instance's back each time below.
+        func commitElsewhere(_ render: String) throws -> Int {
+            var elsewhere = try #require(try store.inner.load(id))
+            var extra = try CompactJSONDecoder().decode(SessionExtra.self, from: elsewhere.extra)
+            extra.remember(.init(render: render, step: "s", location: "/"))
+            elsewhere.extra = try CompactJSONEncoder().encode(extra)
+            elsewhere.version += 1
+            try store.inner.commit(elsewhere, expectedVersion: elsewhere.version - 1, entries: [])
+            return elsewhere.version
+        }
+        let renders = { @Sendable (session: LoadedSession) in session.extra.submissions.map(\.render) }
+
+        // A change: its commit conflicts, and it is applied again to the stored session.
+        let b = try commitElsewhere("b")
+        let stale = try #require(try await service.loadForChange(id))
+        #expect(stale.record.version == one.session.record.version)
+        let two = try await service.update(stale, Self.remember("r2"))
+        #expect(two.session.record.version == b + 1)
+        #expect(renders(two.session) == ["r1", "b", "r2"])
+        #expect(try store.inner.load(id)?.version == b + 1)
+
+        // An answer that commits nothing comes from the stored version.
+        let c = try commitElsewhere("c")
+        let looked = try await service.update(try #require(try await service.loadForChange(id))) {
+            (session: inout LoadedSession) throws(WebError) in
+            .init(result: (session.record.version, renders(session)))
+        }
+        #expect(looked.result.0 == c && looked.result.1 == ["r1", "b", "r2", "c"])
+        #expect(looked.session.isConfirmed)
+
+        // An error worked out on a stale copy is worked out again on the stored version.
+        let d = try commitElsewhere("d")
+        let checked = try await service.update(try #require(try await service.loadForChange(id))) {
+            (session: inout LoadedSession) throws(WebError) in
+            guard renders(session).last == "d" else { throw .notFound("not there yet") }
+            return .init(result: session.record.version)
+        }
+        #expect(checked.result == d)
+        // On a current copy, the error stands.
+        await #expect(throws: WebError.self) {
+            _ = try await service.update(try #require(try await service.loadForChange(id))) {
+                (session: inout LoadedSession) throws(WebError) -> SessionService<WebStep>.Change<Int> in
+                throw .notFound("never there")
+            }
+        }
+        #expect(try store.inner.load(id)?.version == d, "nothing committed by answers that commit nothing")
     }
 }

@@ -83,11 +83,13 @@ final class FastPagePath: Sendable {
 
     /// Session `id` as ``show(_:at:chrome:)`` shows it, on a store that tells stamps: once the
     /// store's stamp says this instance holds the session's current version decoded (a version
-    /// it has not is the async path's to read).
+    /// it has not is the async path's to read). The store is not asked when the copy this
+    /// instance holds does not show `path` on top (a visit to another page, a session it does
+    /// not hold): the async path, which changes the session or reads it anyway, answers those.
     func showAfterStamp(_ id: String, at path: String, chrome: (LoadedSession) throws(WebError) -> PageChrome)
         async -> ShownSession?
     {
-        guard let stamping, SessionIDs.isWellFormed(id) else { return nil }
+        guard let stamping, SessionIDs.isWellFormed(id), decoded.latest(id)?.tree.top?.url == path else { return nil }
         let found: SessionStamp?
         do { found = try await stamping.stamp(id) } catch { return nil }
         return show(id, at: path, stamped: found, read: { nil }, chrome: chrome)

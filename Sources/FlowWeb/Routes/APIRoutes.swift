@@ -34,8 +34,13 @@ struct APIRoutes<Step: FlowStep>: RouteCollection {
     }
 
     /// The session `request` authenticates (see ``SessionResolver/Need/api(changing:)``).
-    private func authenticated(_ request: Request, changing: Bool = false) async throws(WebError) -> LoadedSession {
-        guard let resolved = try await context.resolver.resolve(request, .api(changing: changing)) else {
+    /// With `takesHeldCopy`, a copy this instance holds will do (``SessionResolver/Need/takesHeldCopy``).
+    private func authenticated(_ request: Request, changing: Bool = false, takesHeldCopy: Bool = false)
+        async throws(WebError) -> LoadedSession
+    {
+        let need = SessionResolver<Step>.Need.api(changing: changing)
+        guard let resolved = try await context.resolver.resolve(request, takesHeldCopy ? need.withHeldCopy : need)
+        else {
             throw .unauthorized("Authenticate with the session cookie or \"Authorization: Bearer <session id>\".")
         }
         return resolved.session
@@ -84,7 +89,8 @@ struct APIRoutes<Step: FlowStep>: RouteCollection {
     }
 
     private func sendStep(_ request: Request) async throws(WebError) -> Response {
-        let session = try await authenticated(request, changing: true)
+        // The step changes the session only through `SessionService.update`, which confirms a held copy.
+        let session = try await authenticated(request, changing: true, takesHeldCopy: true)
         let body: StepBody = try JSONBody.decode(request)
         let step: Step
         do { step = try body.step.decode(as: Step.self) } catch {

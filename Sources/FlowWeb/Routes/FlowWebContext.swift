@@ -35,13 +35,18 @@ final class FlowWebContext<Step: FlowStep>: Sendable {
     /// one at the app's initial state, not stored — with the cookie of a new session on a page or
     /// a redirect, and a thrown error answered by the error rule, linking to the session's current
     /// page. `body` returns its answer and the session as it left it.
-    /// A request that only looks (`changing` false) does not renew the session.
+    /// A request that only looks (`changing` false) does not renew the session. With
+    /// `takesHeldCopy`, a change gets the copy this instance holds, unconfirmed (see
+    /// ``SessionResolver/Need/takesHeldCopy``).
     func withBrowserSession(
-        _ request: Request, changing: Bool = true, _ body: (LoadedSession) async throws(WebError) -> SessionAnswer
+        _ request: Request, changing: Bool = true, takesHeldCopy: Bool = false,
+        _ body: (LoadedSession) async throws(WebError) -> SessionAnswer
     ) async -> Response {
         var resolved: SessionResolver<Step>.Resolved?
         do throws(WebError) {
-            guard let found = try await resolver.resolve(request, changing ? .browser : .looking) else {
+            let need: SessionResolver<Step>.Need =
+                changing ? (takesHeldCopy ? .browser.withHeldCopy : .browser) : .looking
+            guard let found = try await resolver.resolve(request, need) else {
                 throw .internalError("a browser's request found no session")
             }
             resolved = found

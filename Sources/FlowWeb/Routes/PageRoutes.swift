@@ -20,7 +20,10 @@ struct PageRoutes<Step: FlowStep>: RouteCollection {
     func respond(to request: Request) async -> Response {
         if let shown = await currentPageAfterStamp(request) { return shown }
         let intent = RequestIntent(request)
-        return await context.withBrowserSession(request, changing: intent.changes) { session async throws(WebError) in
+        // A visit changes the session only through `SessionService.update`, which confirms a held
+        // copy; `page` confirms it before answering anything else.
+        return await context.withBrowserSession(request, changing: intent.changes, takesHeldCopy: true) {
+            session async throws(WebError) in
             guard intent != .speculation else { throw RequestIntent.declined }
             return try await page(request, session, changing: intent.changes)
         }
@@ -72,31 +75,38 @@ struct PageRoutes<Step: FlowStep>: RouteCollection {
         let (sessions, composer) = (context.sessions, context.composer)
         let notice = Self.notice(request)
         let path = request.pagePath
+        // An answer that navigates nothing comes from a copy the store confirmed.
+        guard session.isConfirmed || Self.navigates(path, session) else {
+            return try await page(request, try await sessions.confirmed(session), changing: changing)
+        }
         if path == "/" { return .init(result: context.redirect(session.tree.top?.url ?? "/"), session: session) }
-        if let target = session.tree.page(at: path) {
-            guard target.id != session.tree.top?.id else {
-                return .init(result: try composer.render(session, notice: notice), session: session)
-            }
-            let updated = try await sessions.navigate(session, source: .visit, url: path, changing: changing) {
-                (current: inout LoadedSession) async throws(WebError) in
-                guard let page = current.tree.page(at: path) else { return .init(result: ()) }
+        if let target = session.tree.page(at: path), target.id == session.tree.top?.id {
+            return .init(result: try composer.render(session, notice: notice), session: session)
+        }
+        // Visit the page if the session has it, else follow a deep link: decided on the session as
+        // it is under the lock.
+        let app = sessions.app
+        let updated = try await sessions.navigate(session, source: .visit, url: path, changing: changing) {
+            (current: inout LoadedSession) async throws(WebError) in
+            if let page = current.tree.page(at: path) {
                 let navigation = try sessions.visit(page.id, in: &current)
                 return .init(result: (), navigation: navigation.actions.isEmpty ? nil : navigation)
-            }.session
-            return .init(result: try composer.render(updated, notice: notice), session: updated)
-        }
-        guard let step = Self.deepLinkStep(request, of: sessions.app) else {
-            throw .notFound("There is no page at \(path).")
-        }
-        let updated = try await sessions.navigate(session, source: .deeplink, url: path, changing: changing) {
-            (current: inout LoadedSession) async throws(WebError) in
-            .init(result: (), navigation: try await sessions.apply(step, to: &current))
+            }
+            guard let step = Self.deepLinkStep(request, of: app) else {
+                throw .notFound("There is no page at \(path).")
+            }
+            return .init(result: (), navigation: try await sessions.apply(step, to: &current), source: .deeplink)
         }.session
         guard let top = updated.tree.top else { throw .internalError("the session shows no page") }
         if top.url == path {
             return .init(result: try composer.render(updated, notice: notice), session: updated)
         }
         return .init(result: context.redirect(top.url), session: updated)
+    }
+
+    /// Whether a request for `path` navigates `session`: anything but `/` and its top page.
+    private static func navigates(_ path: String, _ session: LoadedSession) -> Bool {
+        path != "/" && session.tree.page(at: path)?.id != session.tree.top?.id
     }
 
     /// The step of `app`'s first deep-link route that matches `request` and leads somewhere.

@@ -13,7 +13,9 @@ struct StepRoutes<Step: FlowStep>: RouteCollection {
 
     func respond(to request: Request) async -> Response {
         let intent = RequestIntent(request)
-        return await context.withBrowserSession(request, changing: intent.changes) { session async throws(WebError) in
+        // A step changes the session only through `SessionService.update`, which confirms a held copy.
+        return await context.withBrowserSession(request, changing: intent.changes, takesHeldCopy: true) {
+            session async throws(WebError) in
             guard intent != .speculation else { throw RequestIntent.declined }
             guard request.headers["Sec-Fetch-Site"]?.lowercased() != "cross-site" else {
                 throw WebError.forbidden("Steps cannot be sent from another site.")

@@ -20,6 +20,10 @@ struct LoadedSession: Sendable {
     /// The address of the client this request came from, whose rate of new stored sessions is
     /// limited (see ``SessionCreationLimit``); `nil` when not limited.
     var client: String?
+    /// Whether the store said this copy was current when this request read it; `false` for a
+    /// copy this instance held, taken for a change without asking (``SessionService/loadForChange(_:)``):
+    /// the commit's version check confirms it, and an answer that commits nothing reads first.
+    var isConfirmed = true
 }
 
 extension LoadedSession {

@@ -32,6 +32,10 @@ struct SessionResolver<Step: FlowStep>: Sendable {
         /// Whether a change authenticated by the cookie needs the session's CSRF token in
         /// `X-CSRF-Token` (forms send theirs in a field: ``SessionResolver/checkFormToken(_:of:)``).
         var checksCSRFHeader = false
+        /// Whether a live copy this instance holds will do, unconfirmed by the store
+        /// (``SessionService/loadForChange(_:)``): for a handler that changes the session only
+        /// through ``SessionService/update(_:_:)`` and answers nothing else from it unconfirmed.
+        var takesHeldCopy = false
 
         /// A browser's page, step or inspector page: the cookie's session, renewed, or a new one.
         static var browser: Need { Need(credentials: .cookie, missing: .fresh, renews: true) }
@@ -42,6 +46,13 @@ struct SessionResolver<Step: FlowStep>: Sendable {
         /// `401`; a change by cookie needs `X-CSRF-Token`.
         static func api(changing: Bool) -> Need {
             Need(credentials: .cookieOrBearer, missing: .unauthorized, renews: true, checksCSRFHeader: changing)
+        }
+        /// This need, taking a copy this instance holds (see ``takesHeldCopy``), which is renewed
+        /// when due.
+        var withHeldCopy: Need {
+            var need = self
+            need.takesHeldCopy = true
+            return need
         }
         /// A read that never creates, stores or renews a session (event streams, an app's routes).
         static var reading: Need { Need(credentials: .cookie, missing: .none, renews: false) }
@@ -71,13 +82,13 @@ struct SessionResolver<Step: FlowStep>: Sendable {
             guard parts.count == 2, parts[0].lowercased() == "bearer" else {
                 throw .unauthorized("Use \"Authorization: Bearer <session id>\".")
             }
-            found = try await load(String(parts[1]), renewing: need.renews)
+            found = try await load(String(parts[1]), need)
             guard found != nil else {
                 throw .unauthorized(
                     "This session does not exist or has expired; create one with POST /api/v1/sessions.")
             }
         } else if let id = request.cookie(cookieName) {
-            found = try await load(id, renewing: need.renews)
+            found = try await load(id, need)
             byCookie = true
         }
         var resolved: Resolved
@@ -111,8 +122,9 @@ struct SessionResolver<Step: FlowStep>: Sendable {
         }
     }
 
-    private func load(_ id: String, renewing: Bool) async throws(WebError) -> LoadedSession? {
-        renewing ? try await sessions.loadForUse(id) : try await sessions.load(id)
+    private func load(_ id: String, _ need: Need) async throws(WebError) -> LoadedSession? {
+        if need.takesHeldCopy { return try await sessions.loadForChange(id) }
+        return need.renews ? try await sessions.loadForUse(id) : try await sessions.load(id)
     }
 
     /// Compares secrets in time that does not depend on where they differ.

@@ -3,11 +3,13 @@ import FlowCore
 extension SessionService {
     /// What a navigation decided under the session's lock: the answer, the navigation to record
     /// (`nil`: nothing happened, nothing is recorded), and whether to save the session anyway
-    /// (its bookkeeping changed).
+    /// (its bookkeeping changed); `source` names the entry's source when it is not the one
+    /// ``navigate(_:source:url:changing:_:)`` was given (a visit that became a deep link).
     struct Navigated<Result: Sendable>: Sendable {
         var result: Result
         var navigation: Navigation<Step>?
         var save = false
+        var source: HistoryEntry.Source?
     }
 
     /// Moves `known` under its lock — the one way a request navigates a session (a visit, a deep
@@ -35,7 +37,7 @@ extension SessionService {
         return try await update(known) { (session: inout LoadedSession) async throws(WebError) in
             let decided = try await body(&session)
             guard let navigation = decided.navigation else { return Change(result: decided.result, save: decided.save) }
-            let entry = PendingEntry(source: source, navigation: navigation, url: url)
+            let entry = PendingEntry(source: decided.source ?? source, navigation: navigation, url: url)
             return Change(result: decided.result, entries: [entry], save: decided.save)
         }
     }

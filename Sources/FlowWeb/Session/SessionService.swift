@@ -153,80 +153,8 @@ final class SessionService<Step: FlowStep>: Sendable {
         return session
     }
 
-    /// Runs `body` on the session under its lock and commits what it changed. `body` starts from
-    /// the newest copy this instance has — `known`, the session as the caller read it, or what
-    /// this instance committed or read since (requests of one session that waited for its lock
-    /// start from each other's commits, with no read in between) — or, when the cache of decoded
-    /// sessions no longer holds it, from the session read again. A session not stored yet is stored by its first
-    /// change (with its start entry first), when its client may store another (see
-    /// ``SessionCreationLimit``). When another instance committed to the session meanwhile, the
-    /// commit fails its version check (or the first store finds it stored): then the session is
-    /// read again and `body` applied again, this time with the session held exclusively in the
-    /// store (so a busy session's instances take turns rather than race); that retry cannot
-    /// lose, so a change is applied at most twice.
-    ///
-    /// - Throws: ``WebError`` `404` when the session is gone, `429` when its client stored too
-    ///   many new sessions lately, `503` when the store fails.
-    func update<Result: Sendable>(
-        _ known: LoadedSession,
-        _ body: @escaping @Sendable (inout LoadedSession) async throws(WebError) -> Change<Result>
-    ) async throws(WebError) -> UpdatedSession<Result> {
-        let id = known.record.id
-        do {
-            // The history is folded once the lock is released: dropping entries a stored snapshot
-            // covers needs no lock, and the session's next change need not wait for it.
-            let (updated, folding, refusal) = try await locks.withLock(id) {
-                () async throws -> (UpdatedSession<Result>, SessionCommit<Step>?, LimitCrossing?) in
-                let current: LoadedSession?
-                if known.isStored, let latest = self.decoded.latest(id), latest.record.version >= known.record.version {
-                    // What this instance read or committed since `known` was read, as fresh as
-                    // reading again (the commit's version check catches another instance's change).
-                    current = latest.record.version == known.record.version ? known : latest
-                } else {
-                    current = try await self.load(id)
-                }
-                guard var session = current else {
-                    throw WebError.notFound("this session does not exist or has expired")
-                }
-                session.client = known.client
-                let before = session
-                let change = try await body(&session)
-                guard change.commits else { return (UpdatedSession(result: change.result, session: session), nil, nil) }
-                do {
-                    let prepared = try self.prepare(session, before: before, entries: change.entries)
-                    let commit = prepared.commit
-                    if session.isStored {
-                        try await self.store.commit(
-                            commit.record, expectedVersion: session.record.version, entries: commit.history)
-                    } else {
-                        try self.admit(session)
-                        let start = try await self.initial.value().startRecord
-                        try await self.store.create(commit.record, entries: [start] + commit.history)
-                    }
-                    self.calls.health.succeeded()
-                    self.recordCommitted(prepared)
-                    let updated = UpdatedSession(
-                        result: change.result, session: self.committed(commit, prepared.session))
-                    return (updated, commit, prepared.refusal)
-                } catch let error as StoreError where error.isConflict || error.isDuplicate {
-                    self.metrics?.recordCommitConflict()
-                    return try await self.updateExclusively(id, body)
-                }
-            }
-            if let folding { await fold(folding) }
-            if let refusal { throw refusal.error }
-            return updated
-        } catch let error as WebError {
-            throw error
-        } catch let error as StoreError {
-            throw calls.failure(error)
-        } catch {
-            throw .internalError("\(error)")
-        }
-    }
-
     /// Takes a token from the rate of new sessions of `session`'s client, or throws `429`.
-    private func admit(_ session: LoadedSession) throws(WebError) {
+    func admit(_ session: LoadedSession) throws(WebError) {
         guard let creationLimit, let client = session.client, let wait = creationLimit.take(client, now: clock()) else {
             return
         }
@@ -234,47 +162,6 @@ final class SessionService<Step: FlowStep>: Sendable {
         throw .tooManyRequests(
             "This address has started more than \(creationLimit.perMinute) sessions a minute lately. Try again in \(wait) s.",
             retryAfter: wait)
-    }
-
-    /// `body` applied to session `id` read and committed with no other writer in between, and
-    /// the commit made, if any (whose history is still to fold).
-    private func updateExclusively<Result: Sendable>(
-        _ id: String, _ body: @escaping @Sendable (inout LoadedSession) async throws(WebError) -> Change<Result>
-    ) async throws -> (UpdatedSession<Result>, SessionCommit<Step>?, LimitCrossing?) {
-        let now = clock()
-        let outcome = try await store.exclusiveUpdate(id) {
-            record -> ExclusiveChange<Swift.Result<(Result, LoadedSession, PreparedChange?), WebError>> in
-            guard let record, !record.isDeleted, record.expiresAt > now else {
-                return ExclusiveChange(
-                    commit: nil, outcome: .failure(.notFound("this session does not exist or has expired")))
-            }
-            do throws(WebError) {
-                var session: LoadedSession
-                do throws(UnreadableSession) {
-                    session = try self.decoded.session(from: record, decoder: self.decoder)
-                } catch {
-                    throw error.webError
-                }
-                let before = session
-                let change = try await body(&session)
-                guard change.commits else {
-                    return ExclusiveChange(commit: nil, outcome: .success((change.result, session, nil)))
-                }
-                let prepared = try self.prepare(session, before: before, entries: change.entries)
-                return ExclusiveChange(
-                    commit: (prepared.commit.record, prepared.commit.history),
-                    outcome: .success((change.result, prepared.session, prepared)))
-            } catch {
-                return ExclusiveChange(commit: nil, outcome: .failure(error))
-            }
-        }
-        let (result, session, prepared) = try outcome.get()
-        guard let prepared else { return (UpdatedSession(result: result, session: session), nil, nil) }
-        recordCommitted(prepared)
-        return (
-            UpdatedSession(result: result, session: committed(prepared.commit, session)), prepared.commit,
-            prepared.refusal
-        )
     }
 
     /// The history entries of `session` after `after`, at most `limit`.
@@ -340,28 +227,4 @@ final class SessionService<Step: FlowStep>: Sendable {
         }
     }
 
-    /// Drops the history entries `prepared` folded into a snapshot, once it is stored. A failure
-    /// is logged and left: the entries stay until a later fold or the session's end.
-    private func fold(_ prepared: SessionCommit<Step>) async {
-        guard let before = prepared.dropHistoryBefore else { return }
-        let id = prepared.record.id
-        _ = try? await calls.run { () async throws(StoreError) in try await store.dropHistory(id, before: before) }
-    }
-
-    /// `session` as it is once `prepared` was committed (and cached as such).
-    private func committed(_ prepared: SessionCommit<Step>, _ session: LoadedSession) -> LoadedSession {
-        var session = session
-        session.record = prepared.record
-        session.committed = prepared.entries.map { $0.entry(sessionCreatedAt: prepared.record.createdAt) }
-        session.extra = prepared.extra
-        session.extra.changed = false
-        session.encoded = prepared.encoded
-        decoded.store(session)
-        if let top = session.tree.top {
-            events.publish(
-                prepared.record.id, version: prepared.record.version,
-                top: PageReference(node: top.id.rawValue, url: top.url))
-        }
-        return session
-    }
 }
