@@ -114,14 +114,18 @@ struct EncodedTreeTests {
         return encoded
     }
 
+    /// An onboarded tree whose wishlist stack holds 41 pages, and that stack.
+    static func longStack() async throws -> (Coordinator<TestStep>, NavigationTree, FlowNode) {
+        let store = try await startedStore()
+        var tree = store.tree
+        for id in 1...40 { _ = try await store.coordinator.apply(.movieIsPicked(withId: id % 7 + 1), to: &tree) }
+        let stack = try #require(tree.top.flatMap { tree.ancestry(of: $0.id)?.last?.flow })
+        return (store.coordinator, tree, stack)
+    }
+
     @Test("a push, a Back and a visit far down a stack of 41 pages copy the pages the stack still starts with")
     func longStack() async throws {
-        let store = try await startedStore()
-        let coordinator = store.coordinator
-        var tree = store.tree
-        for id in 1...40 { _ = try await coordinator.apply(.movieIsPicked(withId: id % 7 + 1), to: &tree) }
-        let top = try #require(tree.top)
-        let stack = try #require(tree.ancestry(of: top.id)?.last?.flow)
+        var (coordinator, tree, stack) = try await Self.longStack()
         #expect(stack.children.count == 41)
         var encoded = try encoding(tree, reusing: nil)
         #expect(encoded.copiedPages == 0)
@@ -143,5 +147,32 @@ struct EncodedTreeTests {
         let read = try NavigationTree(
             json: tree.jsonBytes(), appData: tree.appDataJSON(), registry: coordinator.app.registry)
         #expect(try encoding(read, reusing: encoded).copiedPages == 0)
+    }
+
+    @Test("the API's State of a long stack copies the same way, and never from an encoding of the other form")
+    func longStackState() async throws {
+        var (coordinator, tree, stack) = try await Self.longStack()
+        /// The State of `tree` from `previous`: the bytes a fresh one gives.
+        func state(reusing previous: EncodedTree?) -> EncodedTree {
+            let encoded = tree.encodedState(reusing: previous)
+            #expect(encoded.bytes == tree.encodedState(reusing: nil).bytes)
+            #expect(encoded.form == .state)
+            return encoded
+        }
+        var encoded = state(reusing: nil)
+        #expect(encoded.copiedPages == 0 && encoded.recordsStacks)
+        #expect(try JSON(parsing: encoded.bytes)["node"] == .int(tree.root.id.rawValue))
+
+        _ = try await coordinator.apply(.movieIsPicked(withId: 9), to: &tree)
+        encoded = state(reusing: encoded)
+        #expect(encoded.copiedPages == 41)
+        _ = try coordinator.visit(stack.children[20].id, in: &tree)
+        encoded = state(reusing: encoded)
+        #expect(encoded.copiedPages == 21)
+
+        let stored = try tree.encoded(reusing: nil)
+        #expect(state(reusing: stored).copiedPages == 0)
+        #expect(try tree.encoded(reusing: encoded).copiedPages == 0)
+        #expect(try tree.encoded(reusing: encoded).bytes == (try tree.jsonBytes()))
     }
 }

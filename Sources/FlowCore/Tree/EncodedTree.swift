@@ -8,6 +8,14 @@
 /// other page can take its identity. Only pages without embedded flows are copied; a flow child
 /// ends the copied run.
 public final class EncodedTree: Sendable {
+    /// Which of a tree's JSON forms an encoding is: only an encoding of the same form is reused.
+    public enum Form: Sendable {
+        /// What stores keep (``NavigationTree/encoded(reusing:)``).
+        case stored
+        /// The API's State of the tree's root flow (``NavigationTree/encodedState(reusing:)``).
+        case state
+    }
+
     /// Where one flow's children lie in ``bytes``.
     struct Layout: Sendable {
         /// A flow with fewer children is written as it is, with no layout.
@@ -21,19 +29,28 @@ public final class EncodedTree: Sendable {
         var ends: [Int] = []
     }
 
-    /// The tree as compact JSON (what stores keep).
+    /// The tree as compact JSON, in ``form``.
     public let bytes: [UInt8]
+    /// Which form ``bytes`` are in.
+    public let form: Form
     /// The tree's size, measured while writing it.
     public let size: TreeSize
     /// How many pages were copied from the earlier encoding rather than written.
     public let copiedPages: Int
+    /// Whether it recorded where a long stack's pages lie: whether a later encoding can copy
+    /// from it.
+    public var recordsStacks: Bool { !layouts.isEmpty }
     /// The tree written, which keeps every page named in ``layouts`` alive.
     private let tree: NavigationTree
     /// The layouts of the flows with at least ``Layout/minimumChildren`` children, by flow.
     let layouts: [NodeID: Layout]
 
-    init(bytes: [UInt8], size: TreeSize, copiedPages: Int, tree: NavigationTree, layouts: [NodeID: Layout]) {
+    init(
+        bytes: [UInt8], form: Form = .stored, size: TreeSize, copiedPages: Int, tree: NavigationTree,
+        layouts: [NodeID: Layout]
+    ) {
         self.bytes = bytes
+        self.form = form
         self.size = size
         self.copiedPages = copiedPages
         self.tree = tree
@@ -61,5 +78,64 @@ extension TreeNode {
     var reuseKey: UInt {
         guard case .page(let page) = self, page.embedded.isEmpty else { return 0 }
         return page.identityKey
+    }
+}
+
+/// A writer of a tree's JSON form that records where each long stack's children lie, and copies
+/// the pages a stack still starts with from an earlier encoding of the same form (see
+/// ``EncodedTree``).
+protocol StackCopyingWriter {
+    /// What writing a child may throw (`Never` for a form whose writing cannot fail).
+    associatedtype Failure: Error
+    /// What was written.
+    var bytes: [UInt8] { get set }
+    /// How many pages were copied from ``previous``.
+    var copiedPages: Int { get set }
+    /// The layouts of the long stacks written, when kept.
+    var layouts: [NodeID: EncodedTree.Layout]? { get set }
+    /// The encoding whose unchanged stack starts are copied rather than written again.
+    var previous: EncodedTree? { get }
+    /// Writes one child of a flow.
+    mutating func write(_ node: TreeNode) throws(Failure)
+    /// Counts `pages` copied rather than written.
+    mutating func copied(_ pages: Int)
+}
+
+extension StackCopyingWriter {
+    /// The children of `flow`, comma-separated, their layout recorded: those it starts with that
+    /// are the very pages the previous encoding's layout of `flow` starts with are copied from
+    /// its bytes.
+    mutating func writeRecordingLayout(_ flow: FlowNode) throws(Failure) {
+        let children = flow.children
+        var layout = EncodedTree.Layout(start: bytes.count)
+        layout.keys.reserveCapacity(children.count)
+        layout.ends.reserveCapacity(children.count)
+        var index = 0
+        if let previous, let earlier = previous.layouts[flow.id] {
+            let limit = min(earlier.keys.count, children.count)
+            while index < limit, earlier.keys[index] != 0, children[index].reuseKey == earlier.keys[index] {
+                index += 1
+            }
+            if index > 0 {
+                bytes.append(contentsOf: previous.bytes[earlier.start..<earlier.start + earlier.ends[index - 1]])
+                layout.keys.append(contentsOf: earlier.keys[..<index])
+                layout.ends.append(contentsOf: earlier.ends[..<index])
+                copied(index)
+                copiedPages += index
+            }
+        }
+        while index < children.count {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            try write(children[index])
+            layout.keys.append(children[index].reuseKey)
+            layout.ends.append(bytes.count - layout.start)
+            index += 1
+        }
+        layouts?[flow.id] = layout
+    }
+
+    /// Appends `text`.
+    mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 }

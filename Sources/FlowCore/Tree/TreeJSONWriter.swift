@@ -2,23 +2,24 @@
 /// nodes and its deepest stack on the way. A page's unchanging start (``PageNode/jsonHead``) is
 /// copied, not encoded again; given the encoding of an earlier tree, the pages a long stack
 /// still starts with are copied from it in one piece (see ``EncodedTree``).
-struct TreeJSONWriter {
-    /// What was written.
-    private(set) var bytes: [UInt8] = []
+struct TreeJSONWriter: StackCopyingWriter {
+    typealias Failure = any Error
+    var bytes: [UInt8] = []
     /// The size of the trees written.
     private(set) var size = TreeSize(nodes: 0, deepestStack: 0)
-    /// How many pages were copied from `previous`.
-    private(set) var copiedPages = 0
-    /// The layouts of the long stacks written, when kept (see ``EncodedTree``).
-    private(set) var layouts: [NodeID: EncodedTree.Layout]?
-    /// The encoding whose unchanged stack starts are copied rather than written again.
-    private let previous: EncodedTree?
+    var copiedPages = 0
+    var layouts: [NodeID: EncodedTree.Layout]?
+    let previous: EncodedTree?
 
     /// A writer; with `keepingLayouts`, one that records where each long stack's children are
     /// (for the next commit to copy), reusing what `previous` recorded.
     init(keepingLayouts: Bool = false, previous: EncodedTree? = nil) {
         layouts = keepingLayouts ? [:] : nil
-        self.previous = keepingLayouts ? previous : nil
+        self.previous = keepingLayouts && previous?.form == .stored ? previous : nil
+    }
+
+    mutating func copied(_ pages: Int) {
+        size.nodes += pages
     }
 
     /// Writes `tree`: `{"nextNode", "root", "dismissed"?}`.
@@ -72,38 +73,7 @@ struct TreeJSONWriter {
         bytes.append(UInt8(ascii: "}"))
     }
 
-    /// The children of `flow`, their layout recorded: those it starts with that are the very pages
-    /// the previous encoding's layout of `flow` starts with are copied from its bytes.
-    private mutating func writeRecordingLayout(_ flow: FlowNode) throws {
-        let children = flow.children
-        var layout = EncodedTree.Layout(start: bytes.count)
-        layout.keys.reserveCapacity(children.count)
-        layout.ends.reserveCapacity(children.count)
-        var index = 0
-        if let previous, let earlier = previous.layouts[flow.id] {
-            let limit = min(earlier.keys.count, children.count)
-            while index < limit, earlier.keys[index] != 0, children[index].reuseKey == earlier.keys[index] {
-                index += 1
-            }
-            if index > 0 {
-                bytes.append(contentsOf: previous.bytes[earlier.start..<earlier.start + earlier.ends[index - 1]])
-                layout.keys.append(contentsOf: earlier.keys[..<index])
-                layout.ends.append(contentsOf: earlier.ends[..<index])
-                size.nodes += index
-                copiedPages += index
-            }
-        }
-        while index < children.count {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            try write(children[index])
-            layout.keys.append(children[index].reuseKey)
-            layout.ends.append(bytes.count - layout.start)
-            index += 1
-        }
-        layouts?[flow.id] = layout
-    }
-
-    private mutating func write(_ node: TreeNode) throws {
+    mutating func write(_ node: TreeNode) throws {
         switch node {
         case .flow(let flow): try write(flow)
         case .page(let page): try write(page)
@@ -144,9 +114,5 @@ struct TreeJSONWriter {
             JSONWriter.write(params, into: &head)
         }
         return head
-    }
-
-    private mutating func append(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 }

@@ -49,9 +49,21 @@ struct NavigationDocument {
 
 /// `POST /api/v1/session/steps` takes `{"step": Step, "from": node?}`: `from` left out means the
 /// top page; `"from": null` is refused like any other value that is not a node number.
-struct StepBody: Decodable {
+struct StepBody: DirectJSONBody {
     var step: WireStep
     var from: Int?
+
+    init?(direct json: JSON) {
+        guard case .object(let fields) = json, fields.count <= 2,
+            let step = json["step"].flatMap(WireStep.init(direct:))
+        else { return nil }
+        switch json["from"] {
+        case nil: guard fields.count == 1 else { return nil }
+        case .int(let node)?: from = node
+        default: return nil
+        }
+        self.step = step
+    }
 
     private enum CodingKeys: String, CodingKey { case step, from }
 
@@ -63,6 +75,13 @@ struct StepBody: Decodable {
 }
 
 /// `POST /api/v1/session/visits` takes `{"url": path}`.
-struct VisitBody: Decodable {
+struct VisitBody: DirectJSONBody {
     var url: String
+
+    init?(direct json: JSON) {
+        guard case .object(let fields) = json, fields.count == 1, case .string(let url)? = json["url"] else {
+            return nil
+        }
+        self.url = url
+    }
 }

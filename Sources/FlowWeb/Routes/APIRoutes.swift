@@ -50,12 +50,12 @@ struct APIRoutes<Step: FlowStep>: RouteCollection {
         let session = try await sessions.create(
             client: RequestClient.of(request, trustedProxies: context.configuration.trustedProxies))
         return Response.json(
-            text: CreatedDocument(session: session.record.id, state: try StateDocument(session)).bytes,
+            text: CreatedDocument(session: session.record.id, state: try sessions.state(of: session)).bytes,
             status: .created)
     }
 
     private func state(_ request: Request) async throws(WebError) -> Response {
-        Response.json(text: try StateDocument(try await authenticated(request)).bytes)
+        Response.json(text: try sessions.state(of: try await authenticated(request)).bytes)
     }
 
     private func delete(_ request: Request) async throws(WebError) -> Response {
@@ -102,9 +102,11 @@ struct APIRoutes<Step: FlowStep>: RouteCollection {
         return try await entryAndState(try await sessions.send(step, parsed, to: session).session)
     }
 
-    /// Makes the page at the body's `url` visible, or follows a deep link; `404` otherwise.
+    /// Makes the page at the body's `url` visible, or follows a deep link; `404` otherwise:
+    /// decided on the session as it is under its lock.
     private func sendVisit(_ request: Request) async throws(WebError) -> Response {
-        let session = try await authenticated(request, changing: true)
+        // The visit changes the session only through `SessionService.update`, which confirms a held copy.
+        let session = try await authenticated(request, changing: true, takesHeldCopy: true)
         let url = (try JSONBody.decode(request) as VisitBody).url
         guard url.hasPrefix("/") else { throw .badRequest("\"url\" must be a path (starting with /), got \"\(url)\".") }
         let target: Request
@@ -112,17 +114,12 @@ struct APIRoutes<Step: FlowStep>: RouteCollection {
             throw .notFound("There is no page at \(url) (\(error)).")
         }
         let path = target.pagePath
-        let shown = session.tree.page(at: path) != nil
-        let deepLink = shown ? nil : PageRoutes.deepLinkStep(target, of: sessions.app)
-        guard shown || deepLink != nil else {
-            throw .notFound("There is no page at \(path).")
-        }
         let sessions = sessions
         let updated = try await sessions.navigate(session, source: .api, url: path) {
             (current: inout LoadedSession) async throws(WebError) in
             if let page = current.tree.page(at: path) {
                 return .init(result: (), navigation: try sessions.visit(page.id, in: &current))
-            } else if let deepLink {
+            } else if let deepLink = PageRoutes.deepLinkStep(target, of: sessions.app) {
                 return .init(result: (), navigation: try await sessions.apply(deepLink, to: &current))
             }
             throw .notFound("There is no page at \(path).")
@@ -138,7 +135,7 @@ struct APIRoutes<Step: FlowStep>: RouteCollection {
             entry = try await sessions.history(session, after: session.record.lastSeq - 1, limit: 1).first
         }
         guard let entry else { throw .internalError("the navigation's history entry is missing") }
-        return Response.json(text: try NavigationDocument(entry: entry, state: try StateDocument(session)).bytes)
+        return Response.json(text: try NavigationDocument(entry: entry, state: try sessions.state(of: session)).bytes)
     }
 
     private static func historyWindow(_ request: Request) throws(WebError) -> (after: Int, limit: Int) {

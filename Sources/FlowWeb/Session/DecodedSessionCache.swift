@@ -20,6 +20,8 @@ final class DecodedSessionCache: Sendable {
         var extra: SessionExtra
         /// The tree as this instance last committed it, if it did (see ``LoadedSession/encoded``).
         var encoded: EncodedTree? = nil
+        /// The root's State as this instance last answered it (see ``LoadedSession/encodedState``).
+        var encodedState: EncodedTree? = nil
         /// The stored bytes as migrated, when an earlier version of the app stored them.
         var migrated: Migrated? = nil
 
@@ -31,7 +33,7 @@ final class DecodedSessionCache: Sendable {
                 record.appData = migrated.appData
                 record.extra = migrated.extra
             }
-            return LoadedSession(record: record, tree: tree, encoded: encoded, extra: extra)
+            return LoadedSession(record: record, tree: tree, encoded: encoded, encodedState: encodedState, extra: extra)
         }
     }
 
@@ -112,12 +114,27 @@ final class DecodedSessionCache: Sendable {
     }
 
     /// Keeps `session` as just committed: the stored version now, whatever was kept before.
+    /// A State it holds none of is the one kept before, if any (any earlier State of the session
+    /// is one to copy from).
     func store(_ session: LoadedSession) {
         guard capacity > 0 else { return }
+        let id = session.record.id
+        let encodedState = session.encodedState ?? state.withLock { $0.entries[id]?.decoded.encodedState }
         keep(
             Entry(
                 record: session.record,
-                decoded: Decoded(tree: session.tree, extra: session.extra, encoded: session.encoded)), overNewer: true)
+                decoded: Decoded(
+                    tree: session.tree, extra: session.extra, encoded: session.encoded, encodedState: encodedState)),
+            overNewer: true)
+    }
+
+    /// Keeps `state`, the State written of session `id` at `version`, with that version when it
+    /// is the one kept.
+    func keepState(_ encoded: EncodedTree, of id: String, version: Int) {
+        state.withLock { state in
+            guard state.entries[id]?.version == version else { return }
+            state.entries[id]?.decoded.encodedState = encoded
+        }
     }
 
     /// Keeps `entry`; one read from the store does not replace a newer version of its session

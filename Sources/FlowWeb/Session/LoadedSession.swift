@@ -10,6 +10,9 @@ struct LoadedSession: Sendable {
     /// The last tree this instance committed of the session, encoded: a commit copies from it
     /// what did not change (`nil` until this instance commits the session).
     var encoded: EncodedTree? = nil
+    /// The root's State as this instance last answered it through the API, when it has long
+    /// stacks: the next State copies from it what did not change (see ``StateDocument``).
+    var encodedState: EncodedTree? = nil
     /// The web layer's bookkeeping.
     var extra: SessionExtra
     /// The history entries this request committed (not stored with the session).

@@ -29,6 +29,31 @@ public struct WireStep: Codable, Sendable, Hashable {
         params = try container.decodeIfPresent([String: WireValue].self, forKey: .params) ?? [:]
     }
 
+    /// `{"name": …, "params": {…}?}` read straight from `json` when every param is text, an
+    /// integer or a boolean, each key once; `nil` otherwise (``init(from:)`` then says what does
+    /// not fit, or reads what it can).
+    init?(direct json: JSON) {
+        guard case .object(let fields) = json, case .string(let name)? = json["name"] else { return nil }
+        var params: [String: WireValue] = [:]
+        switch json["params"] {
+        case nil: guard fields.count == 1 else { return nil }
+        case .object(let values)?:
+            guard fields.count == 2 else { return nil }
+            params.reserveCapacity(values.count)
+            for (key, value) in values {
+                switch value {
+                case .string(let text): params[key] = .string(text)
+                case .int(let number): params[key] = .int(number)
+                case .bool(let flag): params[key] = .bool(flag)
+                default: return nil
+                }
+            }
+            guard params.count == values.count else { return nil }
+        default: return nil
+        }
+        self.init(name: name, params: params)
+    }
+
     /// The wire form of a typed step (its `Codable` form, flattened).
     ///
     /// - Throws: ``StepDecodingError`` when an associated value is not a string, number or
