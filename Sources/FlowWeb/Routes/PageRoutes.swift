@@ -75,21 +75,23 @@ struct PageRoutes<Step: FlowStep>: RouteCollection {
         let (sessions, composer) = (context.sessions, context.composer)
         let notice = Self.notice(request)
         let path = request.pagePath
+        // The page is looked up once (a walk of the tree unless it is the top) and reused under
+        // the lock while the session is still at this version.
+        let target = path == "/" ? nil : session.tree.page(at: path)
+        let showsTop = target != nil && target?.id == session.tree.top?.id
         // An answer that navigates nothing comes from a copy the store confirmed.
-        guard session.isConfirmed || Self.navigates(path, session) else {
+        guard session.isConfirmed || !(path == "/" || showsTop) else {
             return try await page(request, try await sessions.confirmed(session), changing: changing)
         }
         if path == "/" { return .init(result: context.redirect(session.tree.top?.url ?? "/"), session: session) }
-        if let target = session.tree.page(at: path), target.id == session.tree.top?.id {
-            return .init(result: try composer.render(session, notice: notice), session: session)
-        }
+        if showsTop { return .init(result: try composer.render(session, notice: notice), session: session) }
         // Visit the page if the session has it, else follow a deep link: decided on the session as
         // it is under the lock.
-        let app = sessions.app
+        let (app, version, found) = (sessions.app, session.record.version, target?.id)
         let updated = try await sessions.navigate(session, source: .visit, url: path, changing: changing) {
             (current: inout LoadedSession) async throws(WebError) in
-            if let page = current.tree.page(at: path) {
-                let navigation = try sessions.visit(page.id, in: &current)
+            if let page = current.record.version == version ? found : current.tree.page(at: path)?.id {
+                let navigation = try sessions.visit(page, in: &current)
                 return .init(result: (), navigation: navigation.actions.isEmpty ? nil : navigation)
             }
             guard let step = Self.deepLinkStep(request, of: app) else {
@@ -102,11 +104,6 @@ struct PageRoutes<Step: FlowStep>: RouteCollection {
             return .init(result: try composer.render(updated, notice: notice), session: updated)
         }
         return .init(result: context.redirect(top.url), session: updated)
-    }
-
-    /// Whether a request for `path` navigates `session`: anything but `/` and its top page.
-    private static func navigates(_ path: String, _ session: LoadedSession) -> Bool {
-        path != "/" && session.tree.page(at: path)?.id != session.tree.top?.id
     }
 
     /// The step of `app`'s first deep-link route that matches `request` and leads somewhere.
