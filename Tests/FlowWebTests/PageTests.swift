@@ -287,6 +287,8 @@ struct ObservabilityTests {
             #expect(try await browser.get("/healthz").status == 200)
             _ = try await browser.get("/")
             try await browser.follow("Item 7", on: "/a")
+            _ = try await browser.get("/_inspector/graph")
+            _ = try await browser.get("/api/v2/nothing")
             let metrics = try await browser.get("/metrics")
             #expect(metrics.status == 200)
             #expect(metrics.header("Content-Type")?.hasPrefix("text/plain") == true)
@@ -294,6 +296,10 @@ struct ObservabilityTests {
             #expect(text.contains(#"flowserver_http_requests_total{route="page",status="200"} 1"#), "\(text)")
             #expect(text.contains(#"flowserver_http_requests_total{route="step",status="303"} 1"#))
             #expect(text.contains("flowserver_http_request_duration_seconds_bucket{route=\"page\""))
+            // Each counted under the label its route was registered with.
+            #expect(text.contains(#"flowserver_http_requests_total{route="inspector",status="#))
+            #expect(text.contains(#"flowserver_http_requests_total{route="api",status="404"} 1"#))
+            #expect(text.contains(#"flowserver_http_requests_total{route="healthz",status="200"} 1"#))
             #expect(text.contains(#"flowserver_navigations_total{outcome="navigated"} 1"#))
             #expect(text.contains("flowserver_sessions_live 1"))
         }

@@ -77,6 +77,28 @@ struct RouterTests {
         #expect(!router.hasRoute(for: try Request(method: .get, target: "/items")))
     }
 
+    @Test("a route's label is the one it was registered with; a collection's routes without one get the collection's")
+    func labels() throws {
+        var router = Router()
+        router.add(.get, "/healthz", label: "healthz") { _, _ in .text("ok") }
+        router.add(ItemRoutes(), label: "items")
+        router.labeling("api") { router in
+            router.add(.get, "/api/own", label: "own") { _, _ in .text("own") }
+            router.addForAnyMethod("/api/**") { _, _ in .text("none", status: .notFound) }
+        }
+        router.add(.get, "/unlabeled") { _, _ in .text("plain") }
+        let label = { (method: HTTPMethod, target: String) in
+            router.label(for: try Request(method: method, target: target))
+        }
+        #expect(try label(.get, "/healthz") == "healthz")
+        #expect(try label(.head, "/healthz") == "healthz", "HEAD is answered by the GET route")
+        #expect(try label(.get, "/items/7/parts/a") == "items" && label(.get, "/files/a") == "items")
+        #expect(try label(.get, "/api/own") == "own", "a route's own label wins")
+        #expect(try label(.post, "/api/other") == "api")
+        #expect(try label(.get, "/unlabeled") == nil)
+        #expect(try label(.get, "/nowhere") == nil && label(.post, "/healthz") == nil, "404 and 405 have no route")
+    }
+
     @Test("a route for any method answers what earlier routes do not, but never turns a 405 into its answer")
     func anyMethodFallback() async throws {
         var router = Router(methodNotAllowed: { _, allow in

@@ -66,19 +66,21 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
                 metrics: configuration.metricsEnabled ? metrics : nil, store: store, clock: sessions.clock,
                 files: configuration.publicDirectory.map { StaticFiles(directory: $0, urlPrefix: "/public") },
                 apiDocument: configuration.apiSteps.map(ServedAPIDocument.init)))
-        router.add(APIRoutes(context: context))
-        router.add(StepRoutes(context: context))
+        router.add(APIRoutes(context: context), label: "api")
+        router.add(StepRoutes(context: context), label: "step")
         if configuration.inspectorEnabled {
-            router.add(InspectorRoutes(context: context, graph: configuration.inspectorGraph.map(MadeOnce.init)))
+            router.add(
+                InspectorRoutes(context: context, graph: configuration.inspectorGraph.map(MadeOnce.init)),
+                label: "inspector")
         }
-        router.add(EventRoutes(context: context))
-        var appRouter = Router()
+        router.add(EventRoutes(context: context), label: "events")
         for collection in app.routeCollections {
-            collection.register(on: &router, sessions: BrowserSessions(context))
-            collection.register(on: &appRouter, sessions: BrowserSessions(context))
+            router.labeling("app") { collection.register(on: &$0, sessions: BrowserSessions(context)) }
         }
-        router.add(PageRoutes(context: context, fastPath: fastPath))
-        let labels = RequestLabels(appRoutes: app.routeCollections.isEmpty ? nil : appRouter)
+        router.add(PageRoutes(context: context, fastPath: fastPath), label: "page")
+        // Each route's label was given where it was registered; what no route answers (a 404 or
+        // 405 of another method) is counted with the pages.
+        let labels = RequestLabels(router: router, unmatched: "page")
         chain = router.wrapped(
             in: [
                 RequestLogMiddleware(logger: logger), RequestMetricsMiddleware(metrics: metrics, labels: labels),

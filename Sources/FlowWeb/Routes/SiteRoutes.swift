@@ -16,12 +16,12 @@ struct SiteRoutes: RouteCollection {
     let apiDocument: ServedAPIDocument?
 
     func register(on router: inout Router) {
-        router.add(.get, "/healthz") { _, _ in .text("ok") }
+        router.add(.get, "/healthz", label: "healthz") { _, _ in .text("ok") }
         if let metrics {
-            router.add(.get, "/metrics") { _, _ in await metricsPage(metrics) }
+            router.add(.get, "/metrics", label: "metrics") { _, _ in await metricsPage(metrics) }
         }
-        router.add(.get, "/public/**") { request, _ in await publicFile(request) }
-        router.add(.get, "/favicon.ico") { _, _ in
+        router.add(.get, "/public/**", label: "public") { request, _ in await publicFile(request) }
+        router.add(.get, "/favicon.ico", label: "public") { _, _ in
             var response = Response(status: HTTPStatus(301), headers: ["Location": "/public/favicon.svg"])
             response.headers["Cache-Control"] = "public, max-age=86400"
             return response

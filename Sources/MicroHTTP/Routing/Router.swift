@@ -13,6 +13,10 @@
 /// router.add(SearchRoutes())
 /// ```
 ///
+/// Each route may carry a label given where it is registered — what metrics count its requests
+/// under (``label(for:)``); ``add(_:label:)`` gives one to every route of a collection that has
+/// none of its own.
+///
 /// A route added with a responder keeps that responder's ``HTTPResponder/immediateResponse(to:)``:
 /// the router answers immediately whenever the matched route does, so mounting a responder under
 /// a router keeps its fast path.
@@ -32,6 +36,7 @@ public struct Router: HTTPResponder {
         var pattern: RoutePattern
         var handler: Handler
         var immediate: ImmediateHandler?
+        var label: String?
     }
 
     private var routes: [Route] = []
@@ -60,30 +65,51 @@ public struct Router: HTTPResponder {
         self.rejected = rejected
     }
 
-    /// Adds a route; `immediate`, when given, answers it without a task when it can.
+    /// Adds a route, with `label` for its metrics; `immediate`, when given, answers it without a
+    /// task when it can.
     public mutating func add(
-        _ method: HTTPMethod, _ pattern: String, immediate: ImmediateHandler? = nil, handler: @escaping Handler
+        _ method: HTTPMethod, _ pattern: String, label: String? = nil, immediate: ImmediateHandler? = nil,
+        handler: @escaping Handler
     ) {
-        routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: handler, immediate: immediate))
+        routes.append(
+            Route(method: method, pattern: RoutePattern(pattern), handler: handler, immediate: immediate, label: label))
     }
 
     /// Adds a route answered by another responder, its immediate answers included.
-    public mutating func add(_ method: HTTPMethod, _ pattern: String, responder: some HTTPResponder) {
-        add(method, pattern, immediate: { request, _ in responder.immediateResponse(to: request) }) { request, _ in
-            await responder.respond(to: request)
+    public mutating func add(
+        _ method: HTTPMethod, _ pattern: String, label: String? = nil, responder: some HTTPResponder
+    ) {
+        add(method, pattern, label: label, immediate: { request, _ in responder.immediateResponse(to: request) }) {
+            request, _ in await responder.respond(to: request)
         }
     }
 
     /// Adds a route for every method: what answers a part of the site (`/api/**`) that the routes
     /// before it do not. It owns that part: a path that an earlier route matches with another
     /// method is `405`, and no route after it is tried there.
-    public mutating func addForAnyMethod(_ pattern: String, handler: @escaping Handler) {
-        routes.append(Route(method: nil, pattern: RoutePattern(pattern), handler: handler, immediate: nil))
+    public mutating func addForAnyMethod(_ pattern: String, label: String? = nil, handler: @escaping Handler) {
+        routes.append(
+            Route(method: nil, pattern: RoutePattern(pattern), handler: handler, immediate: nil, label: label))
     }
 
-    /// Adds the routes of `collection`.
-    public mutating func add(_ collection: some RouteCollection) {
-        collection.register(on: &self)
+    /// Adds the routes of `collection`; those it gives no label get `label`.
+    public mutating func add(_ collection: some RouteCollection, label: String? = nil) {
+        guard let label else { return collection.register(on: &self) }
+        labeling(label) { collection.register(on: &$0) }
+    }
+
+    /// Gives `label` to every route added by `register` that has none of its own.
+    public mutating func labeling(_ label: String, _ register: (inout Router) -> Void) {
+        let first = routes.count
+        register(&self)
+        for index in first..<routes.count where routes[index].label == nil { routes[index].label = label }
+    }
+
+    /// The label of the route that answers `request` (see ``add(_:_:label:immediate:handler:)``);
+    /// `nil` when none does or it has none.
+    public func label(for request: Request) -> String? {
+        guard case .route(let index, _) = resolve(request) else { return nil }
+        return routes[index].label
     }
 
     public func respond(to request: Request) async -> Response {
@@ -149,7 +175,7 @@ public struct Router: HTTPResponder {
 }
 
 /// A set of routes registered together: the routes of one feature (FlowWeb's pages, its API, an
-/// app's webhooks), added to a ``Router`` with ``Router/add(_:)``.
+/// app's webhooks), added to a ``Router`` with ``Router/add(_:label:)``.
 ///
 /// ```swift
 /// struct SearchRoutes: RouteCollection {
