@@ -122,8 +122,8 @@ struct ExplorationRun<Step: FlowStep> {
         for url in Set(state.tree.pages.map(\.url)).sorted() where url != state.topURL {
             actions.append(Action(method: .get, target: url, kind: .visit, label: "visit", description: "visit \(url)"))
         }
-        for route in explorer.app.routes {
-            for url in explorer.samples.routes[route.pattern] ?? [route.sampleURL] {
+        for route in explorer.app.deepLinks {
+            for url in explorer.samples.deepLinks[route.pattern] ?? [route.sampleURL] {
                 actions.append(
                     Action(
                         method: .get, target: url, kind: .deepLink, label: "deep link", description: "deep link \(url)",
@@ -269,8 +269,8 @@ struct ExplorationRun<Step: FlowStep> {
         for page in explorer.app.flows.registry.pageNames where !reachedPages.contains(page) {
             report(.unreachedPage, "page \(page) is registered, but no explored state shows it", [])
         }
-        let skipped = Set(explorer.samples.routes.filter { $0.value.isEmpty }.keys)
-        for route in explorer.app.routes
+        let skipped = Set(explorer.samples.deepLinks.filter { $0.value.isEmpty }.keys)
+        for route in explorer.app.deepLinks
         where !answeredRoutes.contains(route.pattern) && !skipped.contains(route.pattern) {
             report(.unreachedRoute, "route \(route.pattern) answered 404 to every sample from every state", [])
         }

@@ -26,7 +26,7 @@ public struct ExplorationBounds: Sendable, Hashable {
 /// ```swift
 /// var samples = ExplorationSamples()
 /// samples.forms["userIsLoggedIn"] = ["name": "Ada"]          // valid input for the login form
-/// samples.routes["/orders/{id}"] = ["/orders/A-1001"]        // a URL the route serves
+/// samples.deepLinks["/orders/{id}"] = ["/orders/A-1001"]        // a URL the route serves
 /// ```
 public struct ExplorationSamples: Sendable {
     /// Valid input for the forms that send a step, by the step's name: field name → value.
@@ -35,17 +35,17 @@ public struct ExplorationSamples: Sendable {
     public var forms: [String: [String: String]]
     /// URLs to try for a deep-link route, by its pattern. A route not given is tried at its
     /// `sampleURL` (FlowWeb's `DeepLinkRoute`); an empty list skips it (and its check).
-    public var routes: [String: [String]]
+    public var deepLinks: [String: [String]]
     /// Paths whose links the explorer does not follow (they show no page of the app's flows).
     public var skippedPaths: [String]
 
     /// Samples.
     public init(
-        forms: [String: [String: String]] = [:], routes: [String: [String]] = [:],
+        forms: [String: [String: String]] = [:], deepLinks: [String: [String]] = [:],
         skippedPaths: [String] = ["/public/", "/api/", "/_inspector", "/_events", "/metrics", "/healthz"]
     ) {
         self.forms = forms
-        self.routes = routes
+        self.deepLinks = deepLinks
         self.skippedPaths = skippedPaths
     }
 }

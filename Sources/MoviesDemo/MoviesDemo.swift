@@ -28,7 +28,7 @@ public enum MoviesDemo {
             appData: DemoSession.self)
         return try WebApp(
             flows: flowApp, pages: pages,
-            routes: [
+            deepLinks: [
                 DeepLinkRoute("/movies/{id:int}") { values, context in
                     guard let id = values.int("id"), (context[MovieCatalog.self] ?? .demo).movie(id) != nil else {
                         return nil

@@ -95,7 +95,7 @@ struct ExplorerFindingTests {
                 root: BrokenFlow(), stepper: OneStepper(withSingleStep: BrokenStep.start), flows: [BrokenFlow.self],
                 pages: pages.map { $0 }),
             pages: pages,
-            routes: [
+            deepLinks: [
                 DeepLinkRoute("/promo") { _, _ in .promo },  // shows /levels/99: never /promo
                 DeepLinkRoute("/nowhere/{id:int}") { _, _ in nil },  // always 404
             ], context: context)
@@ -158,7 +158,7 @@ struct ExplorerFindingTests {
         let directory = try brokenTemplates()
         let report = try await FlowExplorer(
             app: try brokenApp(), templatesDirectory: directory.path,
-            samples: ExplorationSamples(routes: ["/nowhere/{id:int}": []]), bounds: ExplorationBounds(depth: 2)
+            samples: ExplorationSamples(deepLinks: ["/nowhere/{id:int}": []]), bounds: ExplorationBounds(depth: 2)
         ).explore()
         #expect(!report.findings.contains { $0.kind == .unreachedRoute }, "\(report.findings)")
         #expect(report.findings.contains { $0.kind == .deadEnd })

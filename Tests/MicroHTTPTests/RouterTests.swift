@@ -77,6 +77,26 @@ struct RouterTests {
         #expect(!router.hasRoute(for: try Request(method: .get, target: "/items")))
     }
 
+    @Test("an integer parameter matches an integer written the canonical way; its value reads as one")
+    func integerParameters() throws {
+        let pattern = RoutePattern("/movies/{id:int}/cast/{name}")
+        #expect(
+            pattern.segments == [
+                .literal("movies"), .parameter("id", integer: true), .literal("cast"),
+                .parameter("name", integer: false),
+            ])
+        #expect(pattern.match(["movies", "42", "cast", "ann"])?.int("id") == 42)
+        #expect(pattern.match(["movies", "42", "cast", "ann"])?["name"] == "ann")
+        #expect(
+            pattern.match(["movies", "042", "cast", "ann"]) == nil
+                && pattern.match(["movies", "x", "cast", "a"]) == nil)
+        #expect(pattern.match(["movies", "-3", "cast", "a"])?.int("id") == -3)
+        var router = Router()
+        router.add(.get, "/movies/{id:int}", label: "movie") { _, _ in .text("movie") }
+        #expect(router.label(for: try Request(method: .get, target: "/movies/7")) == "movie")
+        #expect(router.label(for: try Request(method: .get, target: "/movies/seven")) == nil)
+    }
+
     @Test("a route's label is the one it was registered with; a collection's routes without one get the collection's")
     func labels() throws {
         var router = Router()

@@ -28,7 +28,7 @@ enum MigrationBench {
         }
         let demo = try MoviesDemo.webApp()
         let app = try WebApp(
-            flows: demo.flows, pages: MoviesDemo.pages, routes: demo.routes, context: demo.context, version: "2",
+            flows: demo.flows, pages: MoviesDemo.pages, deepLinks: demo.deepLinks, context: demo.context, version: "2",
             migrations: [
                 .renamePage("film", to: "movie"), .renameFlow("seen", to: "watched"),
                 .addField("aboutRequests", value: .int(0), toFlow: "wishlist"),

@@ -8,7 +8,7 @@ import ServiceLifecycle
 ///
 /// ```swift
 /// let web = try WebApp(flows: flowApp, pages: [WishlistPage.self, MoviePage.self],
-///                      routes: [DeepLinkRoute("/movies/{id:int}") { v, _ in .movieIsPicked(withId: v.int("id")!) }],
+///                      deepLinks: [DeepLinkRoute("/movies/{id:int}") { v, _ in .movieIsPicked(withId: v.int("id")!) }],
 ///                      context: services)
 /// ```
 public struct WebApp<Step: FlowStep>: Sendable {
@@ -17,7 +17,7 @@ public struct WebApp<Step: FlowStep>: Sendable {
     /// Services for flows and view models.
     public let context: FlowContext
     /// Deep links, tried in order.
-    public let routes: [DeepLinkRoute<Step>]
+    public let deepLinks: [DeepLinkRoute<Step>]
     /// The site's name (document titles).
     public let siteName: String
     /// A tab's label, given its flow; by default the title of the tab's first page. Like page
@@ -46,7 +46,7 @@ public struct WebApp<Step: FlowStep>: Sendable {
     ///
     /// - Throws: ``WebAppError`` when a registered page of `flows` has no ``WebPage`` type here.
     public init(
-        flows: FlowApp<Step>, pages: [any WebPage.Type], routes: [DeepLinkRoute<Step>] = [],
+        flows: FlowApp<Step>, pages: [any WebPage.Type], deepLinks: [DeepLinkRoute<Step>] = [],
         context: FlowContext = FlowContext(),
         siteName: String = "FlowServer", tabTitle: (@Sendable (FlowNode, NavigationTree) -> String)? = nil,
         routeCollections: [any WebRouteCollection<Step>] = [], middleware: [any HTTPMiddleware] = [],
@@ -59,7 +59,7 @@ public struct WebApp<Step: FlowStep>: Sendable {
         }
         self.flows = flows
         self.context = context
-        self.routes = routes
+        self.deepLinks = deepLinks
         self.siteName = siteName
         self.tabTitle = tabTitle
         self.routeCollections = routeCollections

@@ -108,7 +108,7 @@ struct PageRoutes<Step: FlowStep>: RouteCollection {
 
     /// The step of `app`'s first deep-link route that matches `request` and leads somewhere.
     static func deepLinkStep(_ request: Request, of app: WebApp<Step>) -> Step? {
-        for route in app.routes {
+        for route in app.deepLinks {
             if let values = route.match(request.pathSegments) { return route.step(values, app.context) }
         }
         return nil

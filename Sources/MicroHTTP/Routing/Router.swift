@@ -206,18 +206,23 @@ public struct RouteParameters: Sendable {
         for (index, segment) in pattern.segments.enumerated() {
             switch segment {
             case .literal: continue
-            case .parameter(let name): values[name] = path[index]
+            case .parameter(let name, _): values[name] = path[index]
             case .rest: values["**"] = rest(from: index)
             }
         }
         return values
     }
 
+    /// The integer captured for `name`, when it is one.
+    public func int(_ name: String) -> Int? {
+        self[name].flatMap { Int($0) }
+    }
+
     /// The value captured for `name`.
     public subscript(name: String) -> String? {
         for (index, segment) in pattern.segments.enumerated() {
             switch segment {
-            case .parameter(name): return path[index]
+            case .parameter(name, _): return path[index]
             case .rest where name == "**": return rest(from: index)
             default: continue
             }
@@ -228,30 +233,44 @@ public struct RouteParameters: Sendable {
     private func rest(from index: Int) -> String { path[min(index, path.count)...].joined(separator: "/") }
 }
 
-/// A parsed route pattern such as `/movies/{id}` or `/public/**`.
-struct RoutePattern: Sendable {
-    enum Segment: Sendable {
+/// A parsed route pattern such as `/movies/{id}`, `/movies/{id:int}` or `/public/**`: literal
+/// segments, parameters (`{name}`: any non-empty segment; `{name:int}`: an integer written the
+/// canonical way, `42` but not `042`), and a final `**` that takes the rest of the path. What
+/// ``Router`` matches paths with, and FlowWeb's deep links too.
+public struct RoutePattern: Sendable {
+    /// One segment of a pattern.
+    public enum Segment: Sendable, Equatable {
+        /// A segment that must be this text.
         case literal(String)
-        case parameter(String)
+        /// A parameter: any non-empty segment, or with `integer` an integer.
+        case parameter(String, integer: Bool)
+        /// The rest of the path (`**`, last).
         case rest
     }
 
-    let segments: [Segment]
+    /// The pattern as written.
+    public let text: String
+    /// The pattern's segments.
+    public let segments: [Segment]
     /// The first segment when it is a literal: a path whose first segment differs cannot match,
     /// which ``mayMatch(first:)`` tells without walking the pattern.
     private let firstLiteral: String?
 
-    init(_ pattern: String) {
+    /// The pattern `text` parsed.
+    public init(_ text: String) {
         var segments: [Segment] = []
-        for piece in pattern.split(separator: "/", omittingEmptySubsequences: true) {
+        for piece in text.split(separator: "/", omittingEmptySubsequences: true) {
             if piece == "**" {
                 segments.append(.rest)
             } else if piece.hasPrefix("{"), piece.hasSuffix("}") {
-                segments.append(.parameter(String(piece.dropFirst().dropLast())))
+                let parts = piece.dropFirst().dropLast().split(separator: ":", maxSplits: 1)
+                let name = parts.first.map(String.init) ?? ""
+                segments.append(.parameter(name, integer: parts.count == 2 && parts[1] == "int"))
             } else {
                 segments.append(.literal(String(piece)))
             }
         }
+        self.text = text
         self.segments = segments
         if case .literal(let text) = segments.first { firstLiteral = text } else { firstLiteral = nil }
     }
@@ -263,18 +282,26 @@ struct RoutePattern: Sendable {
         return first == firstLiteral
     }
 
-    /// Whether `path` has this pattern's shape.
-    func matches(_ path: [String]) -> Bool {
+    /// Whether `path` (decoded segments) has this pattern's shape.
+    public func matches(_ path: [String]) -> Bool {
         for (index, segment) in segments.enumerated() {
             switch segment {
             case .rest:
                 return true
             case .literal(let text):
                 guard index < path.count, path[index] == text else { return false }
-            case .parameter:
+            case .parameter(_, let integer):
                 guard index < path.count, !path[index].isEmpty else { return false }
+                if integer {
+                    guard let number = Int(path[index]), String(number) == path[index] else { return false }
+                }
             }
         }
         return path.count == segments.count
+    }
+
+    /// The parameters' values when `path` matches; `nil` otherwise.
+    public func match(_ path: [String]) -> RouteParameters? {
+        matches(path) ? RouteParameters(self, path) : nil
     }
 }

@@ -255,7 +255,7 @@ struct TestSite {
             pages: [
                 ListPage.self, ItemPage.self, GreetingPage.self, HelpPage.self, OptionsPage.self, OptionDetailPage.self,
             ],
-            routes: [
+            deepLinks: [
                 DeepLinkRoute("/items/{id:int}") { values, _ in
                     guard let id = values.int("id"), id <= 100 else { return nil }
                     return .itemIsPicked(id: id)

@@ -36,7 +36,7 @@ public enum CheckoutApp {
         let services = services(orders: orders)
         return try WebApp(
             flows: try flows(), pages: pages,
-            routes: [
+            deepLinks: [
                 // An order's link works in any browser: a session without the page gets it pushed.
                 DeepLinkRoute("/orders/{id}") { values, services in
                     guard let id = values.text("id"), services[OrderBook.self]?.order(id) != nil else { return nil }

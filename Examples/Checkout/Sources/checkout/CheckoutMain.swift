@@ -23,7 +23,7 @@ enum CheckoutMain {
             options: CheckoutOptions.self, environmentOptions: ["payment-webhook-secret"],
             // `checkout explore`: an order's link needs an order, which exists only once placed;
             // the explorer reaches the order page by placing one (at a depth of 8).
-            exploration: ExplorationSamples(routes: ["/orders/{id}": []])
+            exploration: ExplorationSamples(deepLinks: ["/orders/{id}": []])
         ) { _, options in
             try CheckoutApp.webApp(paymentSecret: options.paymentWebhookSecret)
         }

@@ -11,7 +11,7 @@ struct ExplorerTests {
         let orders = OrderBook()
         let placed = try orders.place(.readyToOrder, catalog: .shop)
         var samples = ExplorationSamples()
-        samples.routes["/orders/{id}"] = ["/orders/\(placed)"]
+        samples.deepLinks["/orders/{id}"] = ["/orders/\(placed)"]
         samples.forms["addressIsEntered"] = [
             "name": "Grace Hopper", "street": "7 Compiler Way", "postcode": "20500", "city": "Arlington",
         ]
