@@ -7,7 +7,7 @@ extension SessionService {
     func state(of session: LoadedSession) throws(WebError) -> StateDocument {
         let id = session.record.id
         var session = session
-        if session.encodedState == nil { session.encodedState = decoded.latest(id)?.encodedState }
+        if session.encodedState == nil { session.encodedState = decoded.keptState(of: id) }
         let document = try StateDocument(session)
         if session.isStored, document.root.recordsStacks {
             decoded.keepState(document.root, of: id, version: session.record.version)

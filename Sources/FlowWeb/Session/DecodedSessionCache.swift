@@ -119,13 +119,18 @@ final class DecodedSessionCache: Sendable {
     func store(_ session: LoadedSession) {
         guard capacity > 0 else { return }
         let id = session.record.id
-        let encodedState = session.encodedState ?? state.withLock { $0.entries[id]?.decoded.encodedState }
+        let encodedState = session.encodedState ?? keptState(of: id)
         keep(
             Entry(
                 record: session.record,
                 decoded: Decoded(
                     tree: session.tree, extra: session.extra, encoded: session.encoded, encodedState: encodedState)),
             overNewer: true)
+    }
+
+    /// The State kept with session `id`, of whatever version (see ``LoadedSession/encodedState``).
+    func keptState(of id: String) -> EncodedTree? {
+        state.withLock { $0.entries[id]?.decoded.encodedState }
     }
 
     /// Keeps `state`, the State written of session `id` at `version`, with that version when it
