@@ -130,6 +130,7 @@ struct APITests {
             ("POST", "/api/v1/session/visits", #"{"url":"items/3"}"#, 400),
             ("POST", "/api/v1/session/visits", #"{"url":"/bad\u0000path"}"#, 404),
             ("GET", "/api/v1/session/history?after=2", nil, 404),
+            ("GET", "/api/v1/session/history?after=103816010943699561218048", nil, 404),
             ("PUT", "/api/v1/session", nil, 405),
             ("GET", "/api/v1/nothing", nil, 404),
             ("GET", "/api/v1/sessions", nil, 405),

@@ -70,11 +70,11 @@ struct APIRoutes<Step: FlowStep>: RouteCollection {
     private func history(_ request: Request) async throws(WebError) -> Response {
         let session = try await authenticated(request)
         let (after, limit) = try Self.historyWindow(request)
-        guard after <= session.record.lastSeq else {
+        guard after.number <= session.record.lastSeq else {
             throw .notFound(
-                "There is no entry \(after) in this session's history (the last is \(session.record.lastSeq)).")
+                "There is no entry \(after.text) in this session's history (the last is \(session.record.lastSeq)).")
         }
-        let entries = try await sessions.history(session, after: after, limit: limit + 1)
+        let entries = try await sessions.history(session, after: after.number, limit: limit + 1)
         let shown = Array(entries.prefix(limit))
         return try Response.json(
             HistoryPageDocument(entries: shown, next: entries.count > limit ? shown.last?.seq : nil))
@@ -138,18 +138,23 @@ struct APIRoutes<Step: FlowStep>: RouteCollection {
         return Response.json(text: try NavigationDocument(entry: entry, state: try sessions.state(of: session)).bytes)
     }
 
-    private static func historyWindow(_ request: Request) throws(WebError) -> (after: Int, limit: Int) {
+    /// The query's `after` (its number and its text as sent) and `limit`. An `after` too large for
+    /// an `Int` is still a sequence number the schema allows: it lies beyond every entry.
+    private static func historyWindow(_ request: Request) throws(WebError) -> (
+        after: (number: Int, text: String), limit: Int
+    ) {
         let items: [FormField]
         do { items = try request.queryItems } catch { throw StepRequest.webError(error) }
-        var after = 0
+        var after = (number: 0, text: "0")
         var limit = 100
         for item in items {
             switch item.name {
             case "after":
-                guard let value = Int(item.value), value >= 0 else {
+                let digits = !item.value.isEmpty && item.value.allSatisfy { $0.isASCII && $0.isNumber }
+                guard digits || Int(item.value).map({ $0 >= 0 }) == true else {
                     throw .badRequest("\"after\" must be a sequence number (0 or more), got \"\(item.value)\".")
                 }
-                after = value
+                after = (Int(item.value) ?? .max, item.value)
             case "limit":
                 guard let value = Int(item.value), (1...500).contains(value) else {
                     throw .badRequest("\"limit\" must be 1...500, got \"\(item.value)\".")
