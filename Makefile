@@ -4,7 +4,7 @@
 SWIFT ?= swift
 # Debian packages: building and running, then what the test suites add.
 BUILD_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config
-TEST_PACKAGES := $(BUILD_PACKAGES) chromium chromium-driver python3-pip postgresql wrk debootstrap nginx graphviz
+TEST_PACKAGES := $(BUILD_PACKAGES) binutils chromium chromium-driver python3-pip postgresql wrk debootstrap nginx graphviz
 BENCH_PACKAGES := $(BUILD_PACKAGES) wrk postgresql
 # PyPI packages of the Python suites (module=package). DrHEADer pins an old jsonschema that
 # openapi-spec-validator cannot use and needs it only for its command line; axe-playwright-python

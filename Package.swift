@@ -19,6 +19,9 @@ let package = Package(
         .library(name: "FlowTesting", targets: ["FlowTesting"]),
         .library(name: "FlowExplorer", targets: ["FlowExplorer"]),
         .library(name: "FlowServerRuntime", targets: ["FlowServerRuntime"]),
+        .library(name: "FlowServerPostgres", targets: ["FlowServerPostgres"]),
+        // The one product an app depends on (everything but PostgreSQL, which is FlowServerPostgres).
+        .library(name: "FlowServer", targets: ["FlowServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -99,13 +102,21 @@ let package = Package(
         .target(
             name: "FlowServerRuntime",
             dependencies: [
-                "MicroHTTP", "FlowCore", "FlowWeb", "MustacheTemplates", "FlowStore", "FlowStoreSQLite",
-                "FlowStorePostgres", "FlowExplorer",
+                "MicroHTTP", "FlowCore", "FlowWeb", "MustacheTemplates", "FlowStore", "FlowStoreSQLite", "FlowExplorer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
-        .executableTarget(name: "flowserver", dependencies: ["FlowServerRuntime", "MoviesDemo"]),
+        // PostgreSQL for an app's command line (`stores: [.postgres]`), apart so others do not link it.
+        .target(
+            name: "FlowServerPostgres",
+            dependencies: ["FlowServerRuntime", "FlowStorePostgres"]),
+        .target(
+            name: "FlowServer",
+            dependencies: [
+                "FlowCore", "FlowServerRuntime", "FlowStore", "FlowWeb", "MicroHTTP", "MustacheTemplates",
+            ]),
+        .executableTarget(name: "flowserver", dependencies: ["FlowServerRuntime", "FlowServerPostgres", "MoviesDemo"]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "FlowTesting"]),
         .testTarget(
             name: "FlowWebTests",

@@ -2,7 +2,6 @@ import ArgumentParser
 import FlowCore
 @_exported import FlowExplorer
 import FlowStore
-import FlowStorePostgres
 import FlowStoreSQLite
 import FlowWeb
 import Logging
@@ -42,11 +41,15 @@ public enum FlowServerRuntime {
         public var name: String
         /// One line on what the command serves.
         public var abstract: String
+        /// The drivers of the stores that live in a database server which `--store` may name
+        /// (none by default: memory and SQLite need none).
+        public var stores: [StoreDriver]
 
         /// A command description.
-        public init(name: String, abstract: String) {
+        public init(name: String, abstract: String, stores: [StoreDriver] = []) {
             self.name = name
             self.abstract = abstract
+            self.stores = stores
         }
     }
 
@@ -106,8 +109,8 @@ public enum FlowServerRuntime {
             fail("the app cannot start: \(error)")
         }
         let store: any SessionStore
-        do { store = try openStore(options.store, level: level, label: command.name) } catch {
-            fail("\(error) (\(StoreLocation.forms))")
+        do { store = try openStore(options.store, level: level, for: command) } catch {
+            fail(cannotOpen(error))
         }
         // An app without files of its own needs no Public/; a directory named but missing is a mistake.
         if options.publicDirectory != ServerOptions.defaultPublicDirectory, !isDirectory(options.publicDirectory) {
@@ -233,8 +236,8 @@ public enum FlowServerRuntime {
     }
 
     /// The store `location` names, not prepared yet (see ``SessionStore/prepare()``): PostgreSQL
-    /// connects once its service runs.
-    static func openStore(_ location: StoreLocation, level: Logger.Level, label: String) throws
+    /// connects once its service runs, through the driver `command` was given.
+    static func openStore(_ location: StoreLocation, level: Logger.Level, for command: Command) throws
         -> any SessionStore
     {
         switch location {
@@ -244,13 +247,23 @@ public enum FlowServerRuntime {
             // Only the default's directory (.data/) is made; any other must exist (a typo must
             // not leave a directory at the root).
             return try SQLiteSessionStore(
-                path: path, createsDirectory: location == .defaultLocation, logger: Logger(label: "\(label).sqlite"))
+                path: path, createsDirectory: location == .defaultLocation,
+                logger: Logger(label: "\(command.name).sqlite"))
         case .postgres(let url):
-            // The pool logs every failed connection attempt; warnings and up only.
-            var storeLogger = Logger(label: "\(label).postgres")
+            guard let driver = command.stores.first(where: { $0.scheme == "postgres" }) else {
+                throw MissingStoreDriver(command: command.name, scheme: "postgres")
+            }
+            // A server's client logs every failed connection attempt; warnings and up only.
+            var storeLogger = Logger(label: "\(command.name).postgres")
             storeLogger.logLevel = max(level, .warning)
-            return try PostgresSessionStore(url: url, logger: storeLogger)
+            return try driver.open(url, storeLogger)
         }
+    }
+
+    /// Why a store cannot be opened, in a line: a missing driver says what to add, any other
+    /// reason lists the forms `--store` takes.
+    static func cannotOpen(_ error: any Error) -> String {
+        error is MissingStoreDriver ? "\(error)" : "\(error) (\(StoreLocation.forms))"
     }
 
     private static func webConfiguration(_ options: ServerOptions, secret: [UInt8]) -> WebConfiguration {

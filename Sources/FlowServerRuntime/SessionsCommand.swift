@@ -131,8 +131,8 @@ extension FlowServerRuntime {
         let app: WebApp<Step>
         do { app = try makeApp() } catch { fail("the app cannot start: \(error)") }
         let store: any SessionStore
-        do { store = try openStore(location, level: .warning, label: command.name) } catch {
-            fail("\(error) (\(StoreLocation.forms))")
+        do { store = try openStore(location, level: .warning, for: command) } catch {
+            fail(cannotOpen(error))
         }
         let report: SessionsReport
         do {

@@ -1,3 +1,4 @@
+import FlowServerPostgres
 import FlowServerRuntime
 import MoviesDemo
 
@@ -9,7 +10,8 @@ enum FlowServerMain {
         await FlowServerRuntime.run(
             .init(
                 name: "flowserver",
-                abstract: "Serves FlowServer's Movies demo: coordinator flows as server-rendered web pages.")
+                abstract: "Serves FlowServer's Movies demo: coordinator flows as server-rendered web pages.",
+                stores: [.postgres])
         ) { _ in try MoviesDemo.webApp() }
     }
 }

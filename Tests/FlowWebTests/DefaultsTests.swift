@@ -100,4 +100,17 @@ struct DefaultsTests {
         }
         #expect(noLayout?.message == "no layout template: looked for \(root.path)/layout.mustache")
     }
+
+    @Test("a WebApp made from its root and pages derives its FlowApp; a name given twice is an error that says so")
+    func derivedFlowApp() throws {
+        let app = try TestSite.webApp()
+        #expect(app.flows.root.name == "root" && app.flows.initialSteps == [.start])
+        let rootListedAgain = try WebApp(
+            root: RootFlow(), start: [.start, .noop], flows: [RootFlow.self], pages: [ListPage.self])
+        #expect(rootListedAgain.flows.initialSteps == [.start, .noop], "the root's own type may be listed too")
+        let twice = #expect(throws: WebAppError.self) {
+            try WebApp(root: RootFlow(), start: [.start], pages: [ListPage.self, ListPage.self])
+        }
+        #expect(twice?.message == "two types are registered as \"list\": give each flow and page type its own name")
+    }
 }

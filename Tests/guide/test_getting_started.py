@@ -2,7 +2,8 @@
 runs it, on the package `scripts/guide-package.py` made from the article's own text: `swift run
 Hello --help` lists FlowServer's command line, the form refuses an empty name, a name leads to the
 greeting whatever it holds (values in paths are percent-encoded), a deep link decodes it back, and
-the session's tree (the JSON API) follows. Run by `make example-tests` with HELLO_PACKAGE set to
+the session's tree (the JSON API) follows; the app links no PostgreSQL and says so when asked for
+it. Run by `make example-tests` with HELLO_PACKAGE set to
 the package and HELLO_BIN to its built executable."""
 import http.client
 import json
@@ -123,3 +124,16 @@ def test_a_deep_link_decodes_the_name(port, name):
     history = json.loads(client.request("GET", "/api/v1/session/history")[2])
     deep_links = [entry for entry in history["entries"] if entry["source"] == "deeplink"]
     assert [entry["step"] for entry in deep_links] == [{"name": "nameIsEntered", "params": {"name": name}}]
+
+
+def test_an_app_that_does_not_use_postgresql_neither_links_nor_takes_it():
+    # The one product FlowServer brings SQLite's driver (GRDB) and not PostgreSQL's.
+    symbols = subprocess.run(["nm", BINARY], capture_output=True, text=True, check=True).stdout
+    assert "4GRDB" in symbols, "nm reads the binary's Swift symbols"
+    assert "PostgresNIO" not in symbols and "FlowStorePostgres" not in symbols
+    result = subprocess.run([BINARY, "--store", "postgres://user:secret@127.0.0.1:1/db", "--port", "0"],
+                            cwd=PACKAGE, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    assert result.stderr.strip() == (
+        "hello: hello cannot open postgres:// stores: it was built without their driver (for PostgreSQL, an app "
+        "depends on the product FlowServerPostgres and gives `stores: [.postgres]` in its FlowServerRuntime.Command)")

@@ -42,8 +42,8 @@ extension SessionService {
                     }
                     session.client = known.client
                     switch try await self.attempt(session, body) {
-                    case .done(let done):
-                        return done
+                    case .done(let updated, let folding, let refusal):
+                        return (updated, folding, refusal)
                     case .stale(let stored):
                         // The held copy was not current: start again from the stored version.
                         current = stored

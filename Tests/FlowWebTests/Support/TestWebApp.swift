@@ -243,18 +243,12 @@ struct TestSite {
         routeCollections: [any WebRouteCollection<WebStep>] = [], middleware: [any HTTPMiddleware] = [],
         backgroundServices: [any Service] = [], version: String = "1", migrations: [SessionMigration] = []
     ) throws -> WebApp<WebStep> {
-        let flows = try FlowApp(
-            root: RootFlow(), stepper: OneStepper(withSingleStep: WebStep.start),
-            flows: [RootFlow.self, TabsFlow.self, ListFlow.self, OptionsFlow.self],
+        try WebApp(
+            root: RootFlow(), start: [.start], flows: [TabsFlow.self, ListFlow.self, OptionsFlow.self],
             pages: [
                 ListPage.self, ItemPage.self, GreetingPage.self, HelpPage.self, OptionsPage.self, OptionDetailPage.self,
             ],
-            appData: WebSessionData.self)
-        return try WebApp(
-            flows: flows,
-            pages: [
-                ListPage.self, ItemPage.self, GreetingPage.self, HelpPage.self, OptionsPage.self, OptionDetailPage.self,
-            ],
+            appData: WebSessionData.self,
             deepLinks: [
                 DeepLinkRoute("/items/{id:int}") { values, _ in
                     guard let id = values.int("id"), id <= 100 else { return nil }
