@@ -12,7 +12,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 TARGETS = ["MicroHTTP", "FlowCore", "FlowStore", "MustacheTemplates", "FlowWeb", "FlowStoreSQLite", "FlowStorePostgres",
-           "FlowTesting", "FlowExplorer", "FlowServerRuntime"]
+           "FlowTesting", "FlowExplorer", "FlowServerRuntime", "FlowServerPostgres"]
 OUTPUT = ROOT / ".build" / "docs"
 INHERITED = {"hash(into:)", "hashValue", "!=(_:_:)", "init(unicodeScalarLiteral:)", "init(extendedGraphemeClusterLiteral:)",
              "flatMap(_:)", "filter(_:)", "formatted(_:)", "formatted()"}

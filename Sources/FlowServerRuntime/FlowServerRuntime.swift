@@ -145,31 +145,37 @@ public enum FlowServerRuntime {
         let steps = ahead.map { ahead in
             { @Sendable () async throws -> [StepSignature] in try await ahead.report.steps }
         }
-        let server = AppServer(
-            .init(
-                name: command.name, app: app, store: store, templates: templates, options: options,
-                webConfiguration: { secret in
-                    var configuration = webConfiguration(options, secret: secret)
-                    configuration.inspectorGraph = graph
-                    configuration.apiSteps = steps
-                    return configuration
-                },
-                serverConfiguration: serverConfiguration(options), whenServing: { ahead?.start() }),
-            logger: logger)
-        // One group runs everything in the background, and stops it on SIGTERM or SIGINT: the
-        // store's services first (and stopped last), then the server with its own (stopped first).
-        // A service that fails stops the others gracefully.
+        var configuration = webConfiguration(options)
+        configuration.inspectorGraph = graph
+        configuration.apiSteps = steps
+        let serverConfiguration = serverConfiguration(options)
+        let server = FlowWebService(
+            app: app, store: store, templates: templates, configuration: configuration,
+            server: serverConfiguration, logger: logger
+        ) { port in
+            let host = options.host.contains(":") ? "[\(options.host)]" : options.host
+            print("listening on http://\(host):\(port)")
+            fflush(nil)
+            logger.info("serving", metadata: ["store": "\(options.store)", "threads": "\(options.threads)"])
+            ahead?.start()
+        }
+        // One group runs the server with everything that works beside it (the store's services
+        // first, stopped last), and stops it on SIGTERM or SIGINT.
         let group = ServiceGroup(
             configuration: .init(
-                services: (store.services + [server]).map { service in
+                services: [
                     .init(
-                        service: service, successTerminationBehavior: .gracefullyShutdownGroup,
+                        service: DeadlinedStop(
+                            service: server, limit: serverConfiguration.shutdownGracePeriod + .seconds(5),
+                            name: command.name,
+                            logger: logger),
+                        successTerminationBehavior: .gracefullyShutdownGroup,
                         failureTerminationBehavior: .gracefullyShutdownGroup)
-                },
+                ],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do {
             try await group.run()
-        } catch let failure as AppServer<Step>.StartFailure {
+        } catch let failure as FlowWebServiceError {
             fail("\(failure)")
         } catch {
             fail("stopped: \(error)")
@@ -266,11 +272,14 @@ public enum FlowServerRuntime {
         error is MissingStoreDriver ? "\(error)" : "\(error) (\(StoreLocation.forms))"
     }
 
-    private static func webConfiguration(_ options: ServerOptions, secret: [UInt8]) -> WebConfiguration {
+    /// The web layer's configuration; the session secret is `--session-secret`'s, or else (`nil`)
+    /// the one the store keeps.
+    private static func webConfiguration(_ options: ServerOptions) -> WebConfiguration {
         WebConfiguration(
             sessionTTL: options.sessionTTL, secureCookies: options.secureCookies,
             publicDirectory: options.publicDirectory,
-            sessionSecret: secret, newSessionsPerMinute: options.newSessionsPerMinute,
+            sessionSecret: options.sessionSecret.map { Array($0.utf8) },
+            newSessionsPerMinute: options.newSessionsPerMinute,
             newSessionBurst: options.newSessionBurst,
             trustedProxies: Set(options.trustedProxies), eventStreamsPerSession: options.maxEventStreamsPerSession,
             eventStreams: options.maxEventStreams, inspectorEnabled: options.inspector, metricsEnabled: options.metrics,

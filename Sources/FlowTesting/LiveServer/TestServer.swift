@@ -23,25 +23,24 @@ import ServiceLifecycle
 /// ```
 public final class TestServer: Sendable {
     /// The server's port on 127.0.0.1.
-    public var port: Int { server.port }
+    public let port: Int
     /// Where its sessions are.
     public let store: MemorySessionStore
-    private let server: HTTPServer
-    /// The store's, the responder's (live tabs' heartbeats) and the app's services, run while the
-    /// server serves, as FlowServerRuntime runs them.
-    private let services: ServiceGroup
-    private let running: Task<Void, Never>
+    /// The app's `FlowWebService` (the server and what works beside it, as FlowServerRuntime
+    /// runs them), in a group of its own.
+    private let group: ServiceGroup
+    private let running: Task<Void, any Error>
 
     /// Starts `app` with the templates in `templates` (over `FlowWebDefaults`) and the files in
     /// `publicDirectory`; `configure` adjusts the web configuration (no limit on new sessions
     /// by default: tests make many from one address).
     ///
     /// - Throws: the templates' `TemplateError`, a missing page template as
-    ///   `WebAppError`, or the server's error when it cannot listen.
+    ///   `WebAppError`, or `FlowWebServiceError` when the server cannot listen.
     public init<Step: FlowStep>(
         _ app: WebApp<Step>, templates: String, publicDirectory: String? = nil,
         configure: (inout WebConfiguration) -> Void = { _ in }
-    ) throws {
+    ) async throws {
         let library = try FlowWebDefaults.templates(directory: templates)
         try app.checkTemplates(library, loadedFrom: templates)
         var configuration = WebConfiguration(publicDirectory: publicDirectory, newSessionsPerMinute: 0)
@@ -50,13 +49,25 @@ public final class TestServer: Sendable {
         // Warnings and up: a test's output is its own, not a log line per navigation.
         var logger = Logger(label: "FlowTesting")
         logger.logLevel = .warning
-        let responder = FlowWebResponder(
-            app: app, store: store, templates: library, configuration: configuration, logger: logger)
-        server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), responder: responder, logger: logger)
-        services = ServiceGroup(
-            services: store.services + responder.services + app.backgroundServices, logger: logger)
-        try server.start()
-        running = Task { [services] in try? await services.run() }
+        let (ports, listening) = AsyncStream<Int>.makeStream()
+        let service = FlowWebService(
+            app: app, store: store, templates: library, configuration: configuration,
+            server: .init(host: "127.0.0.1", port: 0), logger: logger
+        ) { port in
+            listening.yield(port)
+            listening.finish()
+        }
+        group = ServiceGroup(services: [service], logger: logger)
+        running = Task { [group] in
+            defer { listening.finish() }
+            try await group.run()
+        }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else {
+            try await running.value
+            throw TestConnectionError(description: "the server stopped before it listened")
+        }
+        self.port = port
     }
 
     /// Runs `body` with a server of `app` started, and stops it afterwards, whatever happened.
@@ -64,7 +75,7 @@ public final class TestServer: Sendable {
         _ app: WebApp<Step>, templates: String, publicDirectory: String? = nil,
         _ body: (TestServer) async throws -> Result
     ) async throws -> Result {
-        let server = try TestServer(app, templates: templates, publicDirectory: publicDirectory)
+        let server = try await TestServer(app, templates: templates, publicDirectory: publicDirectory)
         do {
             let result = try await body(server)
             await server.stop()
@@ -90,9 +101,8 @@ public final class TestServer: Sendable {
 
     /// Stops the server (it finishes what it is answering and closes), then its services.
     public func stop() async {
-        await server.stop()
-        await services.triggerGracefulShutdown()
-        await running.value
+        await group.triggerGracefulShutdown()
+        _ = await running.result
     }
 }
 

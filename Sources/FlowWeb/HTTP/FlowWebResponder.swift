@@ -23,8 +23,8 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
     /// The metrics `GET /metrics` shows.
     public let metrics: WebMetrics
     /// What the responder does in the background — keeping live tabs' event streams going — as
-    /// swift-service-lifecycle services, to run for as long as it serves (FlowServerRuntime runs
-    /// them in its `ServiceGroup`; FlowTesting's `TestServer` too).
+    /// swift-service-lifecycle services, to run for as long as it serves (``FlowWebService`` runs
+    /// them beside the server).
     public var services: [any Service] { [LiveTabFanOut(sessions: sessions)] }
     /// The middleware and the router, as requests go through them.
     private let chain: any HTTPResponder

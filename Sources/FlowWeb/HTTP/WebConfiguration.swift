@@ -9,9 +9,10 @@ public struct WebConfiguration: Sendable {
     public var publicDirectory: String?
     /// The most form or query fields accepted (more: `413`).
     public var maxFields: Int
-    /// The secret session ids are signed with, 32 bytes or more. `nil`: a random one for this
-    /// responder, so its ids mean nothing to other instances or after a restart (`flowserver`
-    /// passes `--session-secret` or the secret its store keeps).
+    /// The secret session ids are signed with, 32 bytes or more. `nil`: the one the store keeps,
+    /// when a ``FlowWebService`` serves (so every instance on one store accepts the others' ids,
+    /// after a restart too); a random one for a responder made directly, whose ids then mean
+    /// nothing to other instances or after a restart.
     public var sessionSecret: [UInt8]?
     /// New sessions one client address may have stored per minute, on average (`0`: no limit);
     /// over it, `429`. Sessions are stored at their first change, so this limits what a client

@@ -3,7 +3,7 @@ import Logging
 import ServiceLifecycle
 
 /// Deletes expired sessions from the store in bounded batches, in the background: a service
-/// (swift-service-lifecycle) that `FlowServerRuntime` runs in its `ServiceGroup`.
+/// (swift-service-lifecycle) that ``FlowWebService`` runs beside the server.
 ///
 /// ```swift
 /// let purger = SessionPurger(store: store, every: .seconds(60))

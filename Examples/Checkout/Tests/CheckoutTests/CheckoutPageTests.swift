@@ -149,13 +149,13 @@ struct CheckoutPageTests {
     }
 
     @Test("a page template that is missing stops the server at start, naming the page and the file")
-    func missingTemplate() throws {
+    func missingTemplate() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("checkout-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.copyItem(atPath: Self.templates, toPath: directory.path)
         try FileManager.default.removeItem(at: directory.appendingPathComponent("pages/review.mustache"))
-        let error = #expect(throws: WebAppError.self) {
-            try TestServer(try CheckoutApp.webApp(), templates: directory.path)
+        let error = await #expect(throws: WebAppError.self) {
+            try await TestServer(try CheckoutApp.webApp(), templates: directory.path)
         }
         #expect(
             error?.message
