@@ -45,17 +45,9 @@ private final class HookLog: Sendable {
 }
 
 /// Marks every answer, immediate ones included.
-private struct AppHeader: HTTPMiddleware {
-    func respond(to request: Request, next: some HTTPResponder) async -> Response {
-        var response = await next.respond(to: request)
+private struct AppHeader: SynchronousMiddleware {
+    func after(_ response: inout Response, to request: Request, from start: Void) {
         response.headers["X-App"] = "test"
-        return response
-    }
-
-    func immediateResponse(to request: Request, next: some HTTPResponder) -> Response? {
-        guard var response = next.immediateResponse(to: request) else { return nil }
-        response.headers["X-App"] = "test"
-        return response
     }
 }
 

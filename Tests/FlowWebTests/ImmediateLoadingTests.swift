@@ -46,11 +46,7 @@ struct ImmediateLoadingTests {
     {
         let service = SessionService(
             app: app, store: store, ttlSeconds: 3600, secret: SessionIDs.randomSecret(), observers: [])
-        let fastPath = try #require(
-            FastPagePath(
-                store: store, decoded: service.decoded, decoder: service.decoder, ids: service.ids,
-                initial: service.readyInitialSession,
-                lifetime: service.lifetime, clock: service.clock, locks: service.locks))
+        let fastPath = try #require(FastPagePath(service.fastPathSessions))
         return (service, fastPath)
     }
 

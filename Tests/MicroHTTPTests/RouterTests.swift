@@ -26,6 +26,14 @@ private struct Trail: HTTPMiddleware {
     }
 }
 
+/// Notes the path before and writes it on the answer after: one method for both paths.
+private struct Stamp: SynchronousMiddleware {
+    func before(_ request: Request) -> String { request.path }
+    func after(_ response: inout Response, to request: Request, from path: String) {
+        response.headers.add("X-Trail", "stamp \(path)")
+    }
+}
+
 /// Answers `/blocked` itself; knows nothing of immediate answers.
 private struct Blocker: HTTPMiddleware {
     func respond(to request: Request, next: some HTTPResponder) async -> Response {
@@ -167,5 +175,20 @@ struct RouterTests {
         #expect(blocked.status == .forbidden)
         #expect(blocked.headers.values(for: "X-Trail") == ["outer"])
         #expect(body(await chain.respond(to: try Request(method: .get, target: "/a"))) == "slow /a\n")
+    }
+
+    @Test("a SynchronousMiddleware, written once, works on immediate and task answers alike")
+    func synchronousMiddleware() async throws {
+        var router = Router()
+        router.add(.get, "/fast/**", responder: TwoSpeedResponder())
+        router.add(.get, "/slow/**", responder: TwoSpeedResponder(immediate: false))
+        let chain = router.wrapped(in: [Trail(name: "outer"), Stamp()])
+        let fast = try #require(chain.immediateResponse(to: try Request(method: .get, target: "/fast/a")))
+        #expect(body(fast) == "fast /fast/a\n" && fast.headers.values(for: "X-Trail") == ["stamp /fast/a", "outer"])
+        let task = await chain.respond(to: try Request(method: .get, target: "/fast/a"))
+        #expect(body(task) == "slow /fast/a\n" && task.headers.values(for: "X-Trail") == ["stamp /fast/a", "outer"])
+        #expect(chain.immediateResponse(to: try Request(method: .get, target: "/slow/b")) == nil)
+        let slow = await chain.respond(to: try Request(method: .get, target: "/slow/b"))
+        #expect(slow.headers.values(for: "X-Trail") == ["stamp /slow/b", "outer"])
     }
 }

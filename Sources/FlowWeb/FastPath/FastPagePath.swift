@@ -32,37 +32,16 @@ final class FastPagePath: Sendable {
     private let shown = SessionVersionCache<ShownSession>()
     /// The chrome of the app's initial state, made once per thread, for first visits.
     private let initialChrome = PerThread { InitialChrome() }
-    /// The decoded trees the async path shares (a page after a step is usually shown once).
-    private let decoded: DecodedSessionCache
-    private let decoder: StoredSessionDecoder
-    private let ids: SessionIDs
-    /// Session `id`, minted at the time given, at the app's initial state (`nil` until that is
-    /// computed): what a session not stored yet shows.
-    private let initial: @Sendable (_ id: String, _ mintedAt: Int64) -> LoadedSession?
-    private let lifetime: SessionLifetime
-    private let clock: @Sendable () -> Int64
-    /// The async path's session locks: a session locked is being changed on this instance.
-    private let locks: SessionLocks
+    /// What it shares with the async path.
+    private let sessions: FastPathSessions
 
-    /// The fast path over `store`, with the async path's cache of decoded trees, decoder, ids,
-    /// initial state, session lifetime, clock and session locks; `nil` when `store` neither reads
-    /// without waiting nor tells stamps.
-    init?(
-        store: any SessionStore, decoded: DecodedSessionCache, decoder: StoredSessionDecoder,
-        ids: SessionIDs,
-        initial: @escaping @Sendable (_ id: String, _ mintedAt: Int64) -> LoadedSession?, lifetime: SessionLifetime,
-        clock: @escaping @Sendable () -> Int64, locks: SessionLocks
-    ) {
-        immediate = store as? any ImmediateSessionLoading
-        stamping = immediate == nil ? store as? any SessionStamping : nil
+    /// The fast path beside the async path that `sessions` describes; `nil` when its store
+    /// neither reads without waiting nor tells stamps.
+    init?(_ sessions: FastPathSessions) {
+        immediate = sessions.store as? any ImmediateSessionLoading
+        stamping = immediate == nil ? sessions.store as? any SessionStamping : nil
         guard immediate != nil || stamping != nil else { return nil }
-        self.locks = locks
-        self.decoded = decoded
-        self.decoder = decoder
-        self.ids = ids
-        self.initial = initial
-        self.lifetime = lifetime
-        self.clock = clock
+        self.sessions = sessions
     }
 
     /// Session `id` as this thread shows it, with its page chrome (made by `chrome` once per
@@ -89,7 +68,9 @@ final class FastPagePath: Sendable {
     func showAfterStamp(_ id: String, at path: String, chrome: (LoadedSession) throws(WebError) -> PageChrome)
         async -> ShownSession?
     {
-        guard let stamping, SessionIDs.isWellFormed(id), decoded.latest(id)?.tree.top?.url == path else { return nil }
+        guard let stamping, SessionIDs.isWellFormed(id), sessions.decoded.latest(id)?.tree.top?.url == path else {
+            return nil
+        }
         let found: SessionStamp?
         do { found = try await stamping.stamp(id) } catch { return nil }
         return show(id, at: path, stamped: found, read: { nil }, chrome: chrome)
@@ -101,24 +82,24 @@ final class FastPagePath: Sendable {
         _ id: String, at path: String, stamped found: SessionStamp?, read: () -> SessionRecord?,
         chrome: (LoadedSession) throws(WebError) -> PageChrome
     ) -> ShownSession? {
-        let now = clock()
+        let now = sessions.clock()
         guard let stamp = found else {
             return showInitial(id, now: now, chrome: chrome).flatMap { $0.chrome.top.url == path ? $0 : nil }
         }
         guard stamp.version > 0, stamp.expiresAt > now,
-            !lifetime.isDueForRenewal(lastUsedAt: stamp.lastUsedAt, now: now)
+            !sessions.lifetime.isDueForRenewal(lastUsedAt: stamp.lastUsedAt, now: now)
         else { return nil }
         guard
             let kept = try? shown.value(
                 id, version: stamp.version,
                 make: { () throws(WebError) -> ShownSession in
                     var session: LoadedSession
-                    let held = decoded.latest(id)
+                    let held = sessions.decoded.latest(id)
                     if let held, SessionStamp(held.record) == stamp {
                         // This instance committed or read the stamp's version: nothing to read.
                         session = held
                         session.record = SessionRecord(ownCopyOf: held.record)
-                    } else if let held, held.record.version < stamp.version, locks.waiterCount(id) != nil {
+                    } else if let held, held.record.version < stamp.version, sessions.locks.waiterCount(id) != nil {
                         // Newer than this instance's copy while this instance changes the
                         // session: most often its own commit, stored and about to be cached.
                         // The async path decodes the version only if it still must.
@@ -129,7 +110,8 @@ final class FastPagePath: Sendable {
                             throw .unavailable("changed while read")
                         }
                         do throws(UnreadableSession) {
-                            session = try decoded.session(from: SessionRecord(ownCopyOf: read), decoder: decoder)
+                            session = try sessions.decoded.session(
+                                from: SessionRecord(ownCopyOf: read), decoder: sessions.decoder)
                         } catch {
                             throw error.webError  // the async path restarts it
                         }
@@ -141,7 +123,7 @@ final class FastPagePath: Sendable {
                 })
         else { return nil }
         guard kept.chrome.top.url == path else { return nil }
-        if kept.shownAgainWantsOwnTree(), let own = try? decoder.decode(kept.session.record) {
+        if kept.shownAgainWantsOwnTree(), let own = try? sessions.decoder.decode(kept.session.record) {
             kept.takeOwnTree(own)
         }
         kept.update(stamp)
@@ -155,8 +137,8 @@ final class FastPagePath: Sendable {
         -> ShownSession?
     {
         if let kept = shown.kept(id, version: 1) { return kept.session.record.expiresAt > now ? kept : nil }
-        guard case .signed(let mintedAt) = ids.check(id), mintedAt + lifetime.ttl > now,
-            let initial = initial(id, mintedAt)
+        guard case .signed(let mintedAt) = sessions.ids.check(id), mintedAt + sessions.lifetime.ttl > now,
+            let initial = sessions.initial(id, mintedAt)
         else {
             return nil
         }
@@ -171,8 +153,8 @@ final class FastPagePath: Sendable {
     func firstVisit(to path: String, chrome: (LoadedSession) throws(WebError) -> PageChrome) -> ShownSession? {
         let kept = initialChrome.current
         if let made = kept.chrome, path != "/", path != made.top.url { return nil }
-        let (id, mintedAt) = ids.mint(now: clock())
-        guard let session = initial(id, mintedAt) else { return nil }
+        let (id, mintedAt) = sessions.ids.mint(now: sessions.clock())
+        guard let session = sessions.initial(id, mintedAt) else { return nil }
         if kept.chrome == nil { kept.chrome = try? chrome(session) }
         guard let made = kept.chrome, path == "/" || path == made.top.url else { return nil }
         return ShownSession(session, chrome: made)

@@ -1,21 +1,17 @@
-/// Work done around every request of a responder: logging, metrics, headers, limits. A
-/// middleware gets the request and the responder after it (`next`), and may answer itself,
-/// change the request it passes on, or change the answer.
+/// Work done around every request of a responder: limits, authentication, anything that may
+/// answer a request itself or wait. A middleware gets the request and the responder after it
+/// (`next`), and may answer itself, change the request it passes on, or change the answer. Work
+/// that never waits (a header, a log line, a count) is a ``SynchronousMiddleware``, written once
+/// for both ways a request is answered.
 ///
 /// ```swift
-/// struct ServerName: HTTPMiddleware {
+/// struct AdminsOnly: HTTPMiddleware {
 ///     func respond(to request: Request, next: some HTTPResponder) async -> Response {
-///         var response = await next.respond(to: request)
-///         response.headers["Server"] = "checkout"
-///         return response
-///     }
-///     func immediateResponse(to request: Request, next: some HTTPResponder) -> Response? {
-///         guard var response = next.immediateResponse(to: request) else { return nil }
-///         response.headers["Server"] = "checkout"
-///         return response
+///         guard request.path.hasPrefix("/admin") else { return await next.respond(to: request) }
+///         return await isAdmin(request) ? await next.respond(to: request) : .text("no", status: .forbidden)
 ///     }
 /// }
-/// let responder = router.wrapped(in: [ServerName()])
+/// let responder = router.wrapped(in: [AdminsOnly()])
 /// ```
 public protocol HTTPMiddleware: Sendable {
     /// The answer to `request`, usually by way of `next`.

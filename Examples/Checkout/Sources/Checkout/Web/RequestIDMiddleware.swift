@@ -2,23 +2,15 @@ import MicroHTTP
 
 /// Gives every answer an `X-Request-ID`: the one the request came with (from a proxy that
 /// assigns them), when it is a short token, or a new random one, so that a user's report and the
-/// logs can be matched. Implements both paths, so pages keep FlowServer's fast path.
-public struct RequestIDMiddleware: HTTPMiddleware {
+/// logs can be matched. Its work never waits, so it is a `SynchronousMiddleware`, and pages keep
+/// FlowServer's fast path.
+public struct RequestIDMiddleware: SynchronousMiddleware {
     /// The middleware.
     public init() {}
 
-    public func respond(to request: Request, next: some HTTPResponder) async -> Response {
-        tagged(await next.respond(to: request), for: request)
-    }
-
-    public func immediateResponse(to request: Request, next: some HTTPResponder) -> Response? {
-        next.immediateResponse(to: request).map { tagged($0, for: request) }
-    }
-
-    private func tagged(_ response: Response, for request: Request) -> Response {
-        var response = response
+    /// Gives `response` the request's id.
+    public func after(_ response: inout Response, to request: Request, from start: Void) {
         response.headers["X-Request-ID"] = Self.id(of: request)
-        return response
     }
 
     /// The request's own id when it is 1–64 letters, digits, `-` or `_`; a new one otherwise.
