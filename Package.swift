@@ -50,11 +50,13 @@ let package = Package(
         .target(name: "FlowCore"),
         .target(
             name: "FlowStore", dependencies: [.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
-        .target(name: "MustacheTemplates"),
+        // The one thread-local device (ThreadSlot) of the modules that reuse memory per thread.
+        .target(name: "ThreadLocal"),
+        .target(name: "MustacheTemplates", dependencies: ["ThreadLocal"]),
         .target(
             name: "FlowWeb",
             dependencies: [
-                "FlowCore", "FlowStore", "MustacheTemplates", "MicroHTTP",
+                "FlowCore", "FlowStore", "MustacheTemplates", "MicroHTTP", "ThreadLocal",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -70,7 +72,7 @@ let package = Package(
         .target(
             name: "FlowStoreSQLite",
             dependencies: [
-                "FlowStore", .product(name: "GRDB", package: "GRDB.swift"),
+                "FlowStore", "ThreadLocal", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),

@@ -1,12 +1,7 @@
 import FlowStore
 import GRDB
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ThreadLocal
 
 /// A read-only connection to an SQLite database for each thread that reads without suspending,
 /// opened on the thread's first read and closed with this object.
@@ -17,11 +12,11 @@ import Darwin
 /// comes back (the hang of issue 20). A thread's own connection is never used by anyone else,
 /// so its reads wait for the disk only: in WAL mode a reader does not wait for the writer.
 final class ThreadReadConnections: @unchecked Sendable {
-    // @unchecked: the key is written once by `init`; each thread's slot holds a connection only
-    // that thread uses; `opened` is behind its lock.
+    // @unchecked: each thread's slot holds a connection only that thread uses; `opened` is
+    // behind its lock.
     private let path: String
     private let configuration: Configuration
-    private var key = pthread_key_t()
+    private let slot: ThreadSlot
     /// Every connection opened, to close them with this object (a thread that ended leaves its
     /// connection here until then).
     private let opened = Mutex<[DatabaseQueue]>([])
@@ -33,13 +28,12 @@ final class ThreadReadConnections: @unchecked Sendable {
         configuration.readonly = true
         configuration.label = "FlowStoreSQLite.thread-reader"
         self.configuration = configuration
-        let status = pthread_key_create(&key, nil)
-        guard status == 0 else { throw .unavailable("no thread-specific slot is left for SQLite readers (\(status))") }
+        guard let slot = ThreadSlot() else { throw .unavailable("no thread-specific slot is left for SQLite readers") }
+        self.slot = slot
     }
 
     deinit {
         for connection in opened.withLock({ $0 }) { try? connection.close() }
-        pthread_key_delete(key)
     }
 
     /// Runs `body` with the calling thread's connection, outside any transaction: one SELECT is
@@ -49,13 +43,13 @@ final class ThreadReadConnections: @unchecked Sendable {
     }
 
     private func connection() throws -> DatabaseQueue {
-        if let slot = pthread_getspecific(key) {
-            return Unmanaged<DatabaseQueue>.fromOpaque(slot).takeUnretainedValue()
+        if let held = slot.pointer {
+            return Unmanaged<DatabaseQueue>.fromOpaque(held).takeUnretainedValue()
         }
         let connection = try DatabaseQueue(path: path, configuration: configuration)
         opened.withLock { $0.append(connection) }
         // Unretained: `opened` keeps the connection as long as this object lives.
-        pthread_setspecific(key, Unmanaged.passUnretained(connection).toOpaque())
+        slot.hold(Unmanaged.passUnretained(connection).toOpaque())
         return connection
     }
 }

@@ -59,22 +59,12 @@ public struct FlowContext: Sendable {
         with(AppDataSlot(data), writable: false)
     }
 
-    /// This context with a table of services of its own: copies of a context share the table's
-    /// storage, so threads that copy one context on every request (renderings) would all write
-    /// its reference count; each can copy its own instead. Each service is boxed anew too (a
-    /// service larger than three words lives in a box every copy of the table shares); what a
-    /// service itself refers to stays shared.
-    package func withOwnStorage() -> FlowContext {
+    /// This context with each service replaced by `transform`'s answer for it (under the same
+    /// type), in a table of its own.
+    package func mappingServices(_ transform: (any Sendable) -> any Sendable) -> FlowContext {
         var copy = self
-        copy.services = Dictionary(uniqueKeysWithValues: services.map { ($0.key, Self.reboxed($0.value)) })
+        copy.services = services.mapValues(transform)
         return copy
-    }
-
-    /// `service` in a new existential container: opened and wrapped again, a value that needs a
-    /// box gets one of its own.
-    private static func reboxed(_ service: any Sendable) -> any Sendable {
-        func wrapped<Service: Sendable>(_ service: Service) -> any Sendable { service }
-        return wrapped(service)
     }
 
     func with(_ slot: AppDataSlot, writable: Bool) -> FlowContext {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ThreadLocal
 
 /// One `Value` per thread, made on the thread's first use and freed when the thread ends.
 ///
@@ -16,30 +12,32 @@ import Darwin
 /// read retained and released the one instance all threads read, which is the shared write
 /// this type exists to avoid.
 struct PerThread<Value: AnyObject>: ~Copyable, @unchecked Sendable {
-    private let key: pthread_key_t
+    private let slot: ThreadSlot
     private let make: @Sendable () -> Value
 
     /// Values made by `make`, once per thread.
     init(_ make: @escaping @Sendable () -> Value) {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key) { pointer in
-            if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
+        guard let slot = ThreadSlot(destructor: releaseObject) else {
+            preconditionFailure("no thread-specific slot is left")
         }
-        precondition(status == 0, "pthread_key_create failed (\(status)): no thread-specific slot is left")
-        self.key = key
+        self.slot = slot
         self.make = make
     }
 
     deinit {
-        if let pointer = pthread_getspecific(key) { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
-        pthread_key_delete(key)
+        if let pointer = slot.pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
     }
 
     /// The calling thread's value.
     var current: Value {
-        if let pointer = pthread_getspecific(key) { return Unmanaged<Value>.fromOpaque(pointer).takeUnretainedValue() }
+        if let pointer = slot.pointer { return Unmanaged<Value>.fromOpaque(pointer).takeUnretainedValue() }
         let value = make()
-        pthread_setspecific(key, Unmanaged.passRetained(value).toOpaque())
+        slot.hold(Unmanaged.passRetained(value).toOpaque())
         return value
     }
+}
+
+/// What a thread's slot of a ``PerThread`` holds, released when the thread ends.
+private func releaseObject(_ pointer: UnsafeMutableRawPointer?) {
+    if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
 }

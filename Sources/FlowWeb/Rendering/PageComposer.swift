@@ -31,7 +31,7 @@ final class PageComposer: Sendable {
 
     /// What every page reads from memory the threads share, copied for each thread: the
     /// services view models read (with a table of their own, see
-    /// `FlowContext.withOwnStorage()`), the site's name and the HTML headers. Read from one
+    /// `FlowContext.withOwnStorage()` here in Rendering/), the site's name and the HTML headers. Read from one
     /// shared copy, each page wrote their reference counts from every thread.
     private let threadCopies: PerThread<ThreadCopies>
 

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ThreadLocal
 
 /// Each thread's idle output memory, kept for the next render: a render writes into memory it
 /// takes from here and copies the result out at the end, so rendering allocates only its
@@ -20,18 +16,13 @@ enum IdleOutputMemory {
 
     /// The slot, holding the header's address; its destructor frees a thread's memory when the
     /// thread ends.
-    private static let slot: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key) { pointer in pointer?.deallocate() }
-        precondition(status == 0, "pthread_key_create failed (\(status)): no thread-specific slot is left")
-        return key
-    }()
+    private static let slot = ThreadSlot { pointer in pointer?.deallocate() }!
 
     /// Memory for at least `capacity` bytes and its actual capacity: the thread's idle memory
     /// when it is large enough, new memory otherwise.
     static func take(atLeast capacity: Int) -> (UnsafeMutablePointer<UInt8>, Int) {
-        if let block = pthread_getspecific(slot) {
-            pthread_setspecific(slot, nil)
+        if let block = slot.pointer {
+            slot.hold(nil)
             let kept = block.load(as: Int.self)
             if kept >= capacity { return ((block + header).assumingMemoryBound(to: UInt8.self), kept) }
             block.deallocate()
@@ -52,8 +43,8 @@ enum IdleOutputMemory {
     /// memory, or frees it when the thread has some already or it is too large.
     static func putBack(_ memory: UnsafeMutablePointer<UInt8>) {
         let block = UnsafeMutableRawPointer(memory) - header
-        if pthread_getspecific(slot) == nil, block.load(as: Int.self) <= largest {
-            pthread_setspecific(slot, block)
+        if slot.pointer == nil, block.load(as: Int.self) <= largest {
+            slot.hold(block)
         } else {
             block.deallocate()
         }

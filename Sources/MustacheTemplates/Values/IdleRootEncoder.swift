@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ThreadLocal
 
 /// Each thread's idle root encoder, kept for its next model with its spare children and cached
 /// keyed containers: a page's model has the same types every time, so a kept encoder builds
@@ -15,20 +11,15 @@ import Darwin
 /// freed afterwards unless the slot is empty again.
 enum IdleRootEncoder {
     /// The slot; its destructor frees a thread's encoder when the thread ends.
-    private static let slot: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key) { pointer in
-            guard let pointer else { return }
-            Unmanaged<ValueEncoder>.fromOpaque(pointer).takeRetainedValue().detachChildren()
-        }
-        precondition(status == 0, "pthread_key_create failed (\(status)): no thread-specific slot is left")
-        return key
-    }()
+    private static let slot = ThreadSlot { pointer in
+        guard let pointer else { return }
+        Unmanaged<ValueEncoder>.fromOpaque(pointer).takeRetainedValue().detachChildren()
+    }!
 
     /// The calling thread's idle root encoder, which is no longer idle; `nil` when it has none.
     static func take() -> ValueEncoder? {
-        guard let pointer = pthread_getspecific(slot) else { return nil }
-        pthread_setspecific(slot, nil)
+        guard let pointer = slot.pointer else { return nil }
+        slot.hold(nil)
         return Unmanaged<ValueEncoder>.fromOpaque(pointer).takeRetainedValue()
     }
 
@@ -37,8 +28,8 @@ enum IdleRootEncoder {
     /// which holds its spare child, its nested containers and its cached keyed container).
     static func putBack(_ root: ValueEncoder) {
         root.reset()
-        if pthread_getspecific(slot) == nil {
-            pthread_setspecific(slot, Unmanaged.passRetained(root).toOpaque())
+        if slot.pointer == nil {
+            slot.hold(Unmanaged.passRetained(root).toOpaque())
         } else {
             root.detachChildren()
         }
