@@ -34,6 +34,7 @@ final class ThreadReadConnections: @unchecked Sendable {
 
     deinit {
         for connection in opened.withLock({ $0 }) { try? connection.close() }
+        slot.delete()
     }
 
     /// Runs `body` with the calling thread's connection, outside any transaction: one SELECT is

@@ -8,10 +8,12 @@ import Darwin
 /// one thread-local device of FlowServer's modules, for what a server thread reuses from one
 /// request to the next without sharing it (FlowWeb's article Performance.md, rule 4, says why
 /// and where it may be used). Meant for long-lived slots (`static let`, or a property of a
-/// long-lived object).
+/// long-lived object): an owner that goes away calls ``delete()``.
 ///
-/// Noncopyable, so that reading it borrows the slot in place.
-public struct ThreadSlot: ~Copyable, @unchecked Sendable {
+/// A plain value (the slot's key), so that reading it is one load: noncopyable, every read
+/// of a slot held in an object borrowed it through an access check, which cost the SQLite
+/// store's page reads 4 % of their CPU.
+public struct ThreadSlot: Sendable {
     @usableFromInline let key: pthread_key_t
 
     /// A slot; `destructor`, when given, frees what a thread's slot holds when the thread ends
@@ -23,7 +25,9 @@ public struct ThreadSlot: ~Copyable, @unchecked Sendable {
         self.key = key
     }
 
-    deinit {
+    /// Gives the slot back to the system; it must not be used afterwards. What threads' slots
+    /// hold is not freed.
+    public func delete() {
         pthread_key_delete(key)
     }
 

@@ -8,21 +8,10 @@ import FlowStore
 /// this instance has not decoded on a shared store, any failure) answers `nil` here and takes
 /// ``SessionService``'s async path.
 ///
-/// What this path assumes, each in one place:
-/// - **The store reads without waiting** (``ImmediateSessionLoading``): memory, or SQLite
-///   through each thread's own connection. Never a pool slot or a lock that a task holds: the
-///   thread calling is one of the server's few, and nothing else is served on it meanwhile.
-///   Or **it tells a stamp read after the request arrived** (``SessionStamping``), in a task.
-/// - **A version names one content**: commits grow a session's version by one under optimistic
-///   concurrency, so whatever is derived from an id and version stays right (the store is asked
-///   only for the version and times: ``SessionStamp``).
-/// - **Times move without a new version** (a renewal): they come from each stamp, never from
-///   what was kept.
-/// - **Each thread renders from its own memory** (``ShownSession``, kept per thread by
-///   ``SessionVersionCache``): its own copy of the record, from its second showing a tree it
-///   decoded itself, the page chrome it made; the renderer's output goes to the thread's idle
-///   output memory (`IdleOutputMemory` in MustacheTemplates). Memory that two cores write —
-///   reference counts of a shared tree or record, a shared lock — costs more than the page.
+/// It follows the rules of FlowWeb.docc/Performance.md: the store reads without waiting
+/// (``ImmediateSessionLoading``) or tells a stamp (``SessionStamping``, in a task); a version
+/// names one content and times come from each stamp; each thread renders from its own memory
+/// (``ShownSession``, kept per thread by ``SessionVersionCache``).
 final class FastPagePath: Sendable {
     /// The store, when it reads without waiting.
     private let immediate: (any ImmediateSessionLoading)?

@@ -26,6 +26,7 @@ struct PerThread<Value: AnyObject>: ~Copyable, @unchecked Sendable {
 
     deinit {
         if let pointer = slot.pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
+        slot.delete()
     }
 
     /// The calling thread's value.
