@@ -65,6 +65,11 @@ let package = Package(
             // What every app gets unless its own Templates/ and Public/ replace it (FlowWebDefaults).
             resources: [
                 .embedInCode("Defaults/Templates/layout.mustache"), .embedInCode("Defaults/Templates/error.mustache"),
+                .embedInCode("Defaults/Templates/inspector_page.mustache"),
+                .embedInCode("Defaults/Templates/inspector_entry.mustache"),
+                .embedInCode("Defaults/Templates/inspector_graph.mustache"),
+                .embedInCode("Defaults/Templates/inspector_tree.mustache"),
+                .embedInCode("Defaults/Templates/inspector_history.mustache"),
                 .embedInCode("Defaults/Public/site.css"), .embedInCode("Defaults/Public/site.js"),
                 .embedInCode("Defaults/Public/openapi.yaml"), .embedInCode("Defaults/Public/favicon.svg"),
             ]),

@@ -7,11 +7,18 @@ import MustacheTemplates
 /// same name in its own `Templates/` (`layout.mustache`, `error.mustache`) or `Public/`
 /// (`site.css`, `site.js`, `openapi.yaml`, `favicon.svg`).
 public enum FlowWebDefaults {
-    /// The default templates by name: `layout` (the document around every page) and `error`
-    /// (an error page's content: `title`, `detail`, `back` with `url` and `label`).
+    /// The default templates by name: `layout` (the document around every page), `error` (an
+    /// error page's content: `title`, `detail`, `back` with `url` and `label`), and the
+    /// inspector's pages (`inspector/page`, `inspector/entry`, `inspector/graph`, with their
+    /// partials `inspector/tree` and `inspector/history`).
     public static let templates: [String: String] = [
         "layout": String(decoding: PackageResources.layout_mustache, as: UTF8.self),
         "error": String(decoding: PackageResources.error_mustache, as: UTF8.self),
+        "inspector/page": String(decoding: PackageResources.inspector_page_mustache, as: UTF8.self),
+        "inspector/entry": String(decoding: PackageResources.inspector_entry_mustache, as: UTF8.self),
+        "inspector/graph": String(decoding: PackageResources.inspector_graph_mustache, as: UTF8.self),
+        "inspector/tree": String(decoding: PackageResources.inspector_tree_mustache, as: UTF8.self),
+        "inspector/history": String(decoding: PackageResources.inspector_history_mustache, as: UTF8.self),
     ]
 
     /// The default public files by name, served under `/public/` when the app's public

@@ -2,11 +2,10 @@ import ThreadLocal
 
 /// One `Value` per thread, made on the thread's first use and freed when the thread ends.
 ///
-/// For caches and counters that rendering reads and writes on every page: shared by all
-/// threads, each page would take a lock and write reference counts in memory the other threads
-/// write too, and passing that memory from core to core costs more than the work it guards.
-/// Per thread, nothing is shared. Meant for long-lived instances (`static let`, or a property of
-/// a long-lived object): a dropped instance frees only the calling thread's value.
+/// For caches and counters that rendering reads and writes on every page, so that no memory is
+/// written by two cores (rule 4 of FlowWeb.docc/Performance.md). Meant for long-lived instances
+/// (`static let`, or a property of a long-lived object): a dropped instance frees only the
+/// calling thread's value.
 ///
 /// Noncopyable, so that reading ``current`` borrows the instance in place: as a class, every
 /// read retained and released the one instance all threads read, which is the shared write

@@ -11,8 +11,7 @@ import MustacheTemplates
 /// ``WebApp/tabTitle`` are read once per version on each thread; they derive from the pages'
 /// params and the tree, as their documentation asks.
 ///
-/// A class: the page path reads it out of its cache for every page, and a reference is one
-/// count to take, where the value's fields were a dozen.
+/// A class: one count to take per page, not a dozen (rule 4 of FlowWeb.docc/Performance.md).
 final class PageChrome: Sendable {
     /// The page on top: the page itself, or the modal's page.
     let top: PageNode

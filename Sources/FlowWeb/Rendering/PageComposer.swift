@@ -11,8 +11,8 @@ import MustacheTemplates
 /// `modal` (`html`, `title`, `close`, `back`) and `csrf`; each page's own template renders a fragment
 /// from its view model.
 ///
-/// A class: every page calls it through the responder, and a struct of its references was
-/// copied for the call, a count for each, written by every thread.
+/// A class: one reference for every page's call, not a count for each of its references
+/// (rule 4 of FlowWeb.docc/Performance.md).
 final class PageComposer: Sendable {
     /// A form its page found invalid, shown again with messages: the input to keep and the
     /// messages (``LoadedSession/failedForm``).

@@ -5,9 +5,8 @@
 /// thread's counter plus the thread's random key, mixed by a bijection (SplitMix64's). So ids
 /// never repeat within a thread, and two threads (or two instances on one store) repeat each
 /// other's only if their random keys fall within a few billion steps of each other, about as
-/// likely as two random 64-bit ids colliding. A page costs an increment, where reading the
-/// system's random generator cost a system call per rendering and a shared counter a write to
-/// memory every thread writes (see ``PerThread``).
+/// likely as two random 64-bit ids colliding. A page costs an increment: no system call, no
+/// shared counter (rule 4 of FlowWeb.docc/Performance.md).
 enum RenderID {
     /// One thread's sequence.
     private final class Sequence {
