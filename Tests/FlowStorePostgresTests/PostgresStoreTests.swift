@@ -14,10 +14,15 @@ private func record(_ id: String, version: Int = 1, expiresAt: Int64 = 2_000, la
 }
 
 /// Runs `body` with a store on the database at `url`: its service running, prepared (migrated).
-private func withStore<Result: Sendable>(_ url: String, _ body: (PostgresSessionStore) async throws -> Result)
+/// `timeout` bounds each call (the store's default unless a test that measures no outage asks for
+/// more: a cluster just started while the whole suite runs on two cores can take over 3 s to
+/// answer its first connection).
+private func withStore<Result: Sendable>(
+    _ url: String, timeout: Duration = .seconds(3), _ body: (PostgresSessionStore) async throws -> Result
+)
     async throws -> Result
 {
-    let store = try PostgresSessionStore(url: url)
+    let store = try PostgresSessionStore(url: url, timeout: timeout)
     return try await withRunningServices(store.services) {
         try await store.prepare()
         return try await body(store)
@@ -31,7 +36,7 @@ struct PostgresStoreTests {
     )
     func refusedCommitAmongOthers() async throws {
         let cluster = try PostgresCluster()
-        try await withStore(cluster.url) { store in
+        try await withStore(cluster.url, timeout: .seconds(15)) { store in
             let ids = (0..<16).map { "together-\($0)" }
             for id in ids {
                 try await store.create(record(id, version: 2), entries: [HistoryRecord(seq: 1, entry: [1])])

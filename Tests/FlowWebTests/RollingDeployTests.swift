@@ -15,7 +15,11 @@ struct RollingDeployTests {
     @Test("the older instance leaves the newer one's sessions alone (503); the newer migrates the older one's")
     func rolling() async throws {
         let cluster = try PostgresCluster()
-        let stores = [try PostgresSessionStore(url: cluster.url), try PostgresSessionStore(url: cluster.url)]
+        // Generous timeouts: a just-started cluster on two busy cores; this test measures no outage.
+        let stores = [
+            try PostgresSessionStore(url: cluster.url, timeout: .seconds(15)),
+            try PostgresSessionStore(url: cluster.url, timeout: .seconds(15)),
+        ]
         try await withRunningServices(stores.flatMap(\.services)) {
             for store in stores { try await store.prepare() }
             let one = try startInstance(on: stores[0])

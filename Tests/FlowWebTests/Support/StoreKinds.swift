@@ -30,7 +30,9 @@ enum StoreKind: String, CaseIterable, CustomStringConvertible {
             }
         case .postgres:
             let cluster = try PostgresCluster()
-            let store = try PostgresSessionStore(url: cluster.url)
+            // Generous: a cluster just started while the suite runs on two cores can take over the
+            // default 3 s to answer its first connection; these tests measure no outage.
+            let store = try PostgresSessionStore(url: cluster.url, timeout: .seconds(15))
             try await withRunningServices(store.services) {
                 try await store.prepare()
                 try await body(store)
