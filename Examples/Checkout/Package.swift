@@ -17,9 +17,7 @@ let package = Package(
         .target(
             name: "Checkout",
             dependencies: [
-                .product(name: "FlowCore", package: "FlowServer"),
-                .product(name: "FlowWeb", package: "FlowServer"),
-                .product(name: "MicroHTTP", package: "FlowServer"),
+                .product(name: "FlowServer", package: "FlowServer"),
                 // The payment webhook's signatures.
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
@@ -28,7 +26,7 @@ let package = Package(
             name: "checkout",
             dependencies: [
                 "Checkout",
-                .product(name: "FlowServerRuntime", package: "FlowServer"),
+                .product(name: "FlowServer", package: "FlowServer"),
                 // The app's own flag beside FlowServer's.
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -36,10 +34,8 @@ let package = Package(
             name: "CheckoutTests",
             dependencies: [
                 "Checkout",
-                .product(name: "FlowCore", package: "FlowServer"),
-                .product(name: "FlowWeb", package: "FlowServer"),
+                .product(name: "FlowServer", package: "FlowServer"),
                 .product(name: "FlowTesting", package: "FlowServer"),
-                .product(name: "MicroHTTP", package: "FlowServer"),
             ]),
     ]
 )

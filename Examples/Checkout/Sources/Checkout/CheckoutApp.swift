@@ -1,6 +1,4 @@
-import FlowCore
-import FlowWeb
-import MicroHTTP
+import FlowServer
 
 /// The checkout example as a web app: one flow, seven pages, the cart as app data, the catalog
 /// and the order book as services, the order deep link, and routes and middleware of its own (a

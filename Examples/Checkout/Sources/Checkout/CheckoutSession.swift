@@ -1,4 +1,4 @@
-import FlowCore
+import FlowServer
 
 /// What the checkout keeps per session beside its tree (its ``FlowCore/AppData``): the cart and
 /// what the wizard has gathered so far. Flows change it in `navigate`; pages read it.

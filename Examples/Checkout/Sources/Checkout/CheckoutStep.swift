@@ -1,4 +1,4 @@
-import FlowCore
+import FlowServer
 
 /// Every step of the checkout: what a link or a form on one of its pages asks for. Links and
 /// forms name a step and give its parameters (`/_step/productIsAdded?id=tea`); the flow decides

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Checkout
-import FlowServerRuntime
+import FlowServer
 
 /// The checkout's own flag, beside FlowServer's command line.
 struct CheckoutOptions: ParsableArguments {

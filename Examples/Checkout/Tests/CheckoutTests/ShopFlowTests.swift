@@ -1,5 +1,5 @@
 import Checkout
-import FlowCore
+import FlowServer
 import FlowTesting
 import Testing
 

@@ -1,6 +1,6 @@
 import Checkout
+import FlowServer
 import FlowTesting
-import FlowWeb
 import Foundation
 import Testing
 

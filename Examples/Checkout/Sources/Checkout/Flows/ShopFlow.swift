@@ -1,4 +1,4 @@
-import FlowCore
+import FlowServer
 
 /// The whole checkout as one stack: the cart at the bottom, then the wizard's pages pushed one
 /// on another (address, shipping, payment, review), so that Back walks the wizard backwards;

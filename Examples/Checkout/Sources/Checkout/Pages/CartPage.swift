@@ -1,5 +1,4 @@
-import FlowCore
-import FlowWeb
+import FlowServer
 
 /// The cart: the products on sale, what is in the cart, and the way to checkout. The bottom of
 /// the stack.

@@ -1,5 +1,4 @@
-import FlowCore
-import FlowWeb
+import FlowServer
 
 /// Help, presented over whichever page asked for it; Close goes back to that page.
 public struct HelpPage: WebPage {

@@ -1,5 +1,4 @@
-import FlowCore
-import FlowWeb
+import FlowServer
 
 /// A placed order, at `/orders/{id}`: after placing it, and from its deep link in any browser.
 public struct OrderPage: WebPage {

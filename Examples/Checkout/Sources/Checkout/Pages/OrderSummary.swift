@@ -1,4 +1,4 @@
-import FlowWeb
+import FlowServer
 
 /// What the review page and the order page both show of an order: its lines, where it goes,
 /// how it ships and is paid, and the total (`Templates/partials/summary.mustache`).

@@ -1,5 +1,4 @@
-import FlowCore
-import FlowWeb
+import FlowServer
 
 /// The delivery address form: every field required, the postcode checked. An invalid form
 /// comes back to the page with its messages; a valid one becomes ``CheckoutStep/addressIsEntered(name:street:postcode:city:)``.

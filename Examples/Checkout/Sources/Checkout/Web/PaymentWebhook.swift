@@ -1,7 +1,6 @@
 import Crypto
-import FlowWeb
+import FlowServer
 import Foundation
-import MicroHTTP
 
 /// The payment provider's calls: `POST /webhooks/payments` with a JSON body
 /// `{"order":"K7QX2M9TRB","status":"paid"}` and `X-Signature: sha256=<hex HMAC-SHA256 of the body>`

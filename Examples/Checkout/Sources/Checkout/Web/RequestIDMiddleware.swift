@@ -1,4 +1,4 @@
-import MicroHTTP
+import FlowServer
 
 /// Gives every answer an `X-Request-ID`: the one the request came with (from a proxy that
 /// assigns them), when it is a short token, or a new random one, so that a user's report and the

@@ -1,5 +1,4 @@
-import FlowWeb
-import MicroHTTP
+import FlowServer
 
 /// The checkout's own HTTP routes beside its pages: the product search behind the cart's search
 /// box (JSON, with the browser's cart), and the payment provider's webhook.
