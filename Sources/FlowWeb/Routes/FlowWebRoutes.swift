@@ -26,10 +26,7 @@ public struct FlowWebRoutes<Step: FlowStep>: RouteCollection, Sendable {
     /// The metrics `GET /metrics` shows.
     public let metrics: WebMetrics
     private let context: FlowWebContext<Step>
-    private let app: WebApp<Step>
-    private let store: any SessionStore
     private let fastPath: FastPagePath?
-    private let logger: Logger
 
     /// FlowWeb's routes for `app`, keeping sessions in `store`, rendering with `templates`.
     public init(
@@ -39,9 +36,6 @@ public struct FlowWebRoutes<Step: FlowStep>: RouteCollection, Sendable {
         metrics: WebMetrics = WebMetrics(), clock: (@Sendable () -> Int64)? = nil
     ) {
         self.metrics = metrics
-        self.app = app
-        self.store = store
-        self.logger = logger
         let sessions = SessionService(
             app: app, store: store, ttlSeconds: configuration.sessionTTL,
             secret: configuration.sessionSecret ?? SessionIDs.randomSecret(),
@@ -81,7 +75,7 @@ public struct FlowWebRoutes<Step: FlowStep>: RouteCollection, Sendable {
         let configuration = context.configuration
         router.add(
             SiteRoutes(
-                metrics: configuration.metricsEnabled ? metrics : nil, store: store, clock: sessions.clock,
+                metrics: configuration.metricsEnabled ? metrics : nil, store: sessions.store, clock: sessions.clock,
                 files: configuration.publicDirectory.map { StaticFiles(directory: $0, urlPrefix: "/public") },
                 apiDocument: configuration.apiSteps.map(ServedAPIDocument.init)))
         router.add(APIRoutes(context: context), label: "api")
@@ -92,7 +86,7 @@ public struct FlowWebRoutes<Step: FlowStep>: RouteCollection, Sendable {
                 label: "inspector")
         }
         router.add(EventRoutes(context: context), label: "events")
-        for collection in app.routeCollections {
+        for collection in sessions.app.routeCollections {
             router.labeling("app") { collection.register(on: &$0, sessions: BrowserSessions(context)) }
         }
         router.add(PageRoutes(context: context, fastPath: fastPath), label: "page")
@@ -103,7 +97,7 @@ public struct FlowWebRoutes<Step: FlowStep>: RouteCollection, Sendable {
     /// answers counts as `page`), security headers. An app's own goes after it.
     public func middleware(for router: Router) -> [any HTTPMiddleware] {
         [
-            RequestLogMiddleware(logger: logger),
+            RequestLogMiddleware(logger: sessions.logger),
             RequestMetricsMiddleware(metrics: metrics, labels: RequestLabels(router: router, unmatched: "page")),
             SecurityHeadersMiddleware(context.security),
         ]
@@ -112,6 +106,6 @@ public struct FlowWebRoutes<Step: FlowStep>: RouteCollection, Sendable {
     /// The session store's preferred executor (see `SessionStore.preferredTaskExecutor()`):
     /// requests mostly wait on the store, so a responder that serves these routes should run them there.
     public func preferredTaskExecutor() -> (any TaskExecutor)? {
-        store.preferredTaskExecutor()
+        sessions.store.preferredTaskExecutor()
     }
 }

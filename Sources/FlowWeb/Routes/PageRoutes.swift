@@ -2,8 +2,8 @@ import FlowCore
 import MicroHTTP
 
 /// `GET /`, page visits, deep links and `404` (Docs/CONTRACT.md §2): every `GET` no other route
-/// answers. A reload of the session's current page is answered on the server's thread when the
-/// store reads without waiting (``FastPagePath``).
+/// answers. A reload of the session's current page may be answered before the session is resolved
+/// (`currentPageImmediately` and `currentPageAfterStamp`, in `FastPath/`).
 struct PageRoutes<Step: FlowStep>: RouteCollection {
     /// The notice shown after a step from a page that is no longer current.
     static var staleNotice: String { "That action came from a page that is no longer current, so nothing was done." }
@@ -29,41 +29,8 @@ struct PageRoutes<Step: FlowStep>: RouteCollection {
         }
     }
 
-    /// The session's current page when it is what `request` asks for and the session reads
-    /// without waiting, or a first visit to `/` or the first page; `nil` otherwise (a visit, a
-    /// deep link, an error page).
-    func currentPageImmediately(_ request: Request) -> Response? {
-        guard request.method == .get || request.method == .head, let fastPath, RequestIntent(request) != .speculation
-        else { return nil }
-        let composer = context.composer
-        let path = request.pagePath
-        guard let id = request.cookie(context.configuration.sessionCookieName) else {
-            guard let fresh = fastPath.firstVisit(to: path, chrome: composer.chrome(of:)) else { return nil }
-            let response =
-                path == "/"
-                ? context.redirect(fresh.chrome.top.url)
-                : try? composer.render(fresh.session, notice: Self.notice(request), chrome: fresh.chrome)
-            return response.map { context.finish($0, setCookieFor: fresh.session, true) }
-        }
-        guard let shown = fastPath.show(id, at: path, chrome: composer.chrome(of:)) else { return nil }
-        return try? composer.render(shown.session, notice: Self.notice(request), chrome: shown.chrome)
-    }
-
-    /// The session's current page when it is what `request` asks for and a shared store's stamp
-    /// says this instance holds its current version (see ``FastPagePath``); `nil` otherwise.
-    private func currentPageAfterStamp(_ request: Request) async -> Response? {
-        guard request.method == .get || request.method == .head, let fastPath, RequestIntent(request) != .speculation,
-            let id = request.cookie(context.configuration.sessionCookieName)
-        else { return nil }
-        let composer = context.composer
-        guard let shown = await fastPath.showAfterStamp(id, at: request.pagePath, chrome: composer.chrome(of:)) else {
-            return nil
-        }
-        return try? composer.render(shown.session, notice: Self.notice(request), chrome: shown.chrome)
-    }
-
     /// The notice `request` asks for (`?_notice=stale`), if any.
-    private static func notice(_ request: Request) -> String? {
+    static func notice(_ request: Request) -> String? {
         (try? request.queryItems)?.contains { $0.name == "_notice" && $0.value == "stale" } == true ? staleNotice : nil
     }
 
