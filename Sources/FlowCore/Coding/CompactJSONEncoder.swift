@@ -16,17 +16,16 @@ public struct CompactJSONEncoder: Sendable {
 }
 
 /// Encodes one value into a ``JSON``. A class because the `Encoder` protocol hands out
-/// containers that write back; used by one synchronous call chain at a time, so its properties
-/// skip dynamic exclusivity checks.
+/// containers that write back.
 final class JSONValueEncoder: Encoder {
     enum Kind { case empty, single, object, array }
 
-    @exclusivity(unchecked) private var kind = Kind.empty
-    @exclusivity(unchecked) private var single = JSON.null
-    @exclusivity(unchecked) private var fields: [(key: String, value: JSON)] = []
-    @exclusivity(unchecked) private var items: [JSON] = []
-    @exclusivity(unchecked) private var pendingFields: [(String, JSONValueEncoder)] = []
-    @exclusivity(unchecked) private var pendingItems: [(Int, JSONValueEncoder)] = []
+    private var kind = Kind.empty
+    private var single = JSON.null
+    private var fields: [(key: String, value: JSON)] = []
+    private var items: [JSON] = []
+    private var pendingFields: [(String, JSONValueEncoder)] = []
+    private var pendingItems: [(Int, JSONValueEncoder)] = []
     private let parent: JSONValueEncoder?
     private let key: (any CodingKey)?
 
