@@ -143,6 +143,7 @@ let package = Package(
             name: "FlowStoreSQLiteTests",
             dependencies: [
                 "FlowStoreSQLite", "FlowStore", "FlowTesting", .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
             name: "FlowStorePostgresTests",

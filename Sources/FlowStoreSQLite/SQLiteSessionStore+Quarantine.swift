@@ -43,11 +43,13 @@ extension SQLiteSessionStore {
     /// Stored sessions after `id` in id order, at most `limit` (the primary key's order).
     public func sessions(after id: String?, limit: Int) async throws(StoreError) -> [SessionRecord] {
         try await read { db in
-            try Row.fetchAll(
-                db,
-                sql: "SELECT \(Self.recordColumns) FROM sessions WHERE id > ? ORDER BY id LIMIT ?",
-                arguments: [id ?? "", max(0, limit)]
-            ).map(Self.record)
+            try Self.inOneSnapshot(db) {
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: "SELECT \(Self.recordColumns) FROM sessions WHERE id > ? ORDER BY id LIMIT ?",
+                    arguments: [id ?? "", max(0, limit)])
+                return try Self.wholeRecords(rows, in: db)
+            }
         }
     }
 }

@@ -59,6 +59,7 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(pool)
+            if try pool.read(Self.migrator.hasBeenSuperseded) { throw NewerSchema() }
             threadReaders = try ThreadReadConnections(path: path, configuration: configuration)
             checkpointer = try WALCheckpointer(
                 pool: pool, path: path, interval: checkpointInterval, restartFrames: walRestartFrames,
@@ -127,6 +128,9 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
                     CREATE INDEX quarantine_by_expiry ON quarantine(keptUntil);
                     """)
         }
+        migrator.registerMigration("v4: trees in pieces (a commit writes what changed)") { db in
+            try db.execute(sql: TreeChunks.schema)
+        }
         return migrator
     }
 
@@ -170,8 +174,44 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
     }
 
     private static func fetchSession(_ id: String, in db: Database) throws -> SessionRecord? {
+        guard let record = try fetchRow(id, in: db) else { return nil }
+        guard TreeChunks.mayContinue(headLength: record.tree.count) else { return record }
+        // A tree in pieces: its row and pieces are read as of one commit.
+        return try inOneSnapshot(db) {
+            guard var whole = try fetchRow(id, in: db) else { return nil }
+            if TreeChunks.mayContinue(headLength: whole.tree.count) {
+                whole.tree += try TreeChunks.rest(of: id, in: db)
+            }
+            return whole
+        }
+    }
+
+    /// Session `id`'s row, its tree's head alone (see `TreeChunks`).
+    private static func fetchRow(_ id: String, in db: Database) throws -> SessionRecord? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT \(recordColumns) FROM sessions WHERE id = ?"), arguments: [id])
             .map(Self.record)
+    }
+
+    /// The records of `rows`, each with its whole tree. Call it inside a transaction.
+    static func wholeRecords(_ rows: [Row], in db: Database) throws -> [SessionRecord] {
+        try rows.map { row in
+            var record = Self.record(row)
+            if TreeChunks.mayContinue(headLength: record.tree.count) {
+                record.tree += try TreeChunks.rest(of: record.id, in: db)
+            }
+            return record
+        }
+    }
+
+    /// `body`'s reads as of one commit: inside a read transaction (unless one is open already).
+    static func inOneSnapshot<T>(_ db: Database, _ body: () throws -> T) throws -> T {
+        guard !db.isInsideTransaction else { return try body() }
+        var result: T?
+        try db.inTransaction(.deferred) {
+            result = try body()
+            return .commit
+        }
+        return result!
     }
 
     /// The columns ``record(_:)`` reads, by position: a lookup by name lower-cases the name and
@@ -189,7 +229,8 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
                     INSERT INTO sessions (id, version, tree, appData, csrfToken, lastSeq, extra, createdAt, lastUsedAt, expiresAt)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: Self.arguments(record))
+                arguments: Self.arguments(record, tree: TreeChunks.head(of: record.tree)))
+            if record.tree.count >= TreeChunks.size { try TreeChunks.write(record.tree, of: record.id, in: db) }
             try Self.insert(entries, of: record.id, into: db)
         }
     }
@@ -201,7 +242,8 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
             // that sets an indexed column rewrites its index entry even to the same value: a page
             // of WAL per commit. So the expiry columns are set only when they change.
             let changed: StatementArguments = [
-                record.version, Data(record.tree), Data(record.appData), record.csrfToken, record.lastSeq,
+                record.version, TreeChunks.head(of: record.tree), Data(record.appData), record.csrfToken,
+                record.lastSeq,
                 Data(record.extra),
             ]
             try db.cachedStatement(
@@ -227,6 +269,9 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
                     db, sql: "SELECT version FROM sessions WHERE id = ?", arguments: [record.id])
                 throw StoreError.conflict(session: record.id, expected: expectedVersion, found: found)
             }
+            // A tree shorter than the head leaves its old pieces, never read (see `TreeChunks`),
+            // until it grows again or the session ends.
+            if record.tree.count >= TreeChunks.size { try TreeChunks.write(record.tree, of: record.id, in: db) }
             try Self.insert(entries, of: record.id, into: db)
         }
     }
@@ -355,9 +400,11 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
         return "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)"
     }
 
-    static func arguments(_ record: SessionRecord) -> StatementArguments {
+    /// The values of `record`'s columns, with `tree` for its tree's (the whole tree unless given).
+    static func arguments(_ record: SessionRecord, tree: Data? = nil) -> StatementArguments {
         [
-            record.id, record.version, Data(record.tree), Data(record.appData), record.csrfToken, record.lastSeq,
+            record.id, record.version, tree ?? Data(record.tree), Data(record.appData), record.csrfToken,
+            record.lastSeq,
             Data(record.extra),
             record.createdAt, record.lastUsedAt, record.expiresAt,
         ]
@@ -376,5 +423,12 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
             id: row[0], version: row[1], tree: [UInt8](row[2] as Data), appData: [UInt8](row[3] as Data),
             csrfToken: row[4], lastSeq: row[5], extra: [UInt8](row[6] as Data),
             createdAt: row[7], lastUsedAt: row[8], expiresAt: row[9])
+    }
+}
+
+/// A database whose schema a newer FlowServer migrated further than this build knows.
+private struct NewerSchema: Error, CustomStringConvertible {
+    var description: String {
+        "a newer FlowServer migrated it to a schema this build does not know (run that version or a later one)"
     }
 }

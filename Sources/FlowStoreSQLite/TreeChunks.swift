@@ -1,0 +1,68 @@
+import FlowStore
+import Foundation
+import GRDB
+
+/// How the SQLite store keeps a session's tree, so that a commit writes what changed rather than
+/// the whole tree: the session's row holds the tree's first ``size`` bytes, the table
+/// `tree_chunks` the rest, in pieces of ``size`` bytes numbered from 1. A commit writes a piece
+/// only when its bytes differ from the stored ones, so a step on a session of a thousand pages
+/// writes the row and the pieces from the change on, not 50 KB (Benchmarks/README.md, issue 41).
+///
+/// A tree no longer than ``size`` bytes has no pieces. The row of a tree stored by a build before
+/// the pieces (schema v3) holds the whole tree, longer than ``size``: it is read as it is, and its
+/// next commit stores it in pieces. So only a row whose tree is exactly ``size`` bytes long has its
+/// pieces looked for.
+enum TreeChunks {
+    /// The length of the row's part and of each piece: a piece's row stays within one of
+    /// SQLite's 4 KB pages, so writing a piece writes one page.
+    static let size = 3_584
+
+    /// The schema of the pieces (migration v4).
+    static let schema = """
+        CREATE TABLE tree_chunks (
+            session TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            idx INTEGER NOT NULL,
+            bytes BLOB NOT NULL,
+            PRIMARY KEY (session, idx)
+        );
+        """
+
+    /// The part of `tree` the session's row holds.
+    static func head(of tree: [UInt8]) -> Data {
+        Data(tree.prefix(size))
+    }
+
+    /// Whether a row's tree part of `headLength` bytes may go on in pieces.
+    static func mayContinue(headLength: Int) -> Bool {
+        headLength == size
+    }
+
+    /// Stores the pieces of `tree` after its head for session `id`, writing only those whose
+    /// bytes changed, and drops the pieces past its end. Inside the commit's transaction.
+    static func write(_ tree: [UInt8], of id: String, in db: Database) throws {
+        let upsert = try db.cachedStatement(
+            sql: """
+                INSERT INTO tree_chunks (session, idx, bytes) VALUES (?, ?, ?)
+                ON CONFLICT (session, idx) DO UPDATE SET bytes = excluded.bytes WHERE bytes IS NOT excluded.bytes
+                """)
+        var index = 1
+        var start = size
+        while start < tree.count {
+            let end = min(start + size, tree.count)
+            try upsert.execute(arguments: [id, index, Data(tree[start..<end])])
+            index += 1
+            start = end
+        }
+        try db.cachedStatement(sql: "DELETE FROM tree_chunks WHERE session = ? AND idx >= ?")
+            .execute(arguments: [id, index])
+    }
+
+    /// The pieces of session `id`'s tree after its head, in order, joined.
+    static func rest(of id: String, in db: Database) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT bytes FROM tree_chunks WHERE session = ? ORDER BY idx"), arguments: [id])
+        while let row = try rows.next() { bytes += row[0] as Data }
+        return bytes
+    }
+}
