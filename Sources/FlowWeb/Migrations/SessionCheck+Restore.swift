@@ -39,7 +39,8 @@ extension SessionCheck {
                 topURL: top.url),
             snapshot: StateSnapshot(tree: bytes.0, appData: bytes.1),
             reason: "restored as stored at version \(copy.record.version), before it was set aside: \(copy.reason)")
-        guard let extraBytes = try? CompactJSONEncoder().encode(extra), let stored = try? entry.encoded() else {
+        let extraBytes = extra.jsonBytes()
+        guard let stored = try? entry.encoded() else {
             return nil
         }
         let record = SessionRecord(

@@ -57,7 +57,7 @@ public struct SessionCheck<Step: FlowStep>: Sendable {
         guard let decoded = try? decoder.decode(record), let migrated = decoded.migrated else { return nil }
         var extra = decoded.extra
         extra.appVersion = appVersion
-        guard let extraBytes = try? CompactJSONEncoder().encode(extra) else { return nil }
+        let extraBytes = extra.jsonBytes()
         var next = record
         next.version += 1
         next.tree = migrated.tree

@@ -123,17 +123,6 @@ struct SessionExtra: Codable, Sendable {
         failedForm = try container.decodeIfPresent(FailedForm.self, forKey: .failedForm)
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(submissions, forKey: .submissions)
-        if !snapshots.isEmpty { try container.encode(snapshots, forKey: .snapshots) }
-        try container.encodeIfPresent(restartedAt, forKey: .restartedAt)
-        if level != 0 { try container.encode(level, forKey: .level) }
-        if !levels.isEmpty { try container.encode(levels, forKey: .levels) }
-        try container.encodeIfPresent(appVersion, forKey: .appVersion)
-        try container.encodeIfPresent(failedForm, forKey: .failedForm)
-    }
-
     /// The bookkeeping of a new session of an app at migration `level`, written by `appVersion`.
     init(level: Int, appVersion: String) {
         self.level = level

@@ -67,11 +67,7 @@ struct SessionCommit<Step: FlowStep>: Sendable {
                 throw .internalError("cannot encode history entry \(entry.seq): \(error)")
             }
         }
-        do {
-            if extra.changed { record.extra = try CompactJSONEncoder().encode(extra) }
-        } catch {
-            throw .internalError("cannot encode session \(record.id.prefix(8))…: \(error)")
-        }
+        if extra.changed { record.extra = extra.jsonBytes() }
         if lifetime.isDueForRenewal(lastUsedAt: record.lastUsedAt, now: now) {
             record.lastUsedAt = now
             record.expiresAt = now + lifetime.ttl

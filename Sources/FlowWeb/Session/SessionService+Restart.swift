@@ -103,7 +103,7 @@ extension SessionService {
                 topURL: top.url),
             snapshot: StateSnapshot(tree: treeBytes, appData: appData), reason: unreadable.reason)
         let stored: (extra: [UInt8], entry: HistoryRecord)
-        do { stored = (try CompactJSONEncoder().encode(extra), try entry.encoded()) } catch {
+        do { stored = (extra.jsonBytes(), try entry.encoded()) } catch {
             throw .internalError("cannot encode a restarted session: \(error)")
         }
         let restarted = SessionRecord(

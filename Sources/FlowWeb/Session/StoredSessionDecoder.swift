@@ -47,13 +47,9 @@ struct StoredSessionDecoder: Sendable {
         do { tree = try NavigationTree(json: migrated.tree, appData: migrated.appData, registry: registry) } catch {
             throw unreadable(record, error, appData: migrated.appData)
         }
-        do {
-            let bytes = DecodedSessionCache.Migrated(
-                tree: migrated.tree.bytes, appData: migrated.appData, extra: try CompactJSONEncoder().encode(extra))
-            return DecodedSessionCache.Decoded(tree: tree, extra: extra, migrated: bytes)
-        } catch {
-            throw UnreadableSession(session: record.id, cause: .bookkeeping, reason: "\(error)")
-        }
+        let bytes = DecodedSessionCache.Migrated(
+            tree: migrated.tree.bytes, appData: migrated.appData, extra: extra.jsonBytes())
+        return DecodedSessionCache.Decoded(tree: tree, extra: extra, migrated: bytes)
     }
 
     /// Why `record`'s tree (with `appData`) did not decode.
