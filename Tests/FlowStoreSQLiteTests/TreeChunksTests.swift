@@ -111,7 +111,7 @@ struct TreeChunksTests {
         let store = try SQLiteSessionStore(path: databasePath())
         let lengths = [30_000, 9_000, 3_584, 45_000, 12_345]
         try await store.create(session("busy", version: 1, length: lengths[0]), entries: [])
-        let commits = 300
+        let commits = 120
         try await withThrowingTaskGroup(of: Int.self) { group in
             group.addTask {
                 for version in 2...commits {
@@ -131,7 +131,8 @@ struct TreeChunksTests {
                         #expect(seen.tree.count == lengths[seen.version % lengths.count] || seen.version == 1)
                         last = seen.version
                         checked += 1
-                        await Task.yield()
+                        // Not a busy loop: the suite runs beside timing-sensitive tests.
+                        try await Task.sleep(for: .milliseconds(1))
                     }
                     return checked
                 }
