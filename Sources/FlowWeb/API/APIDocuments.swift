@@ -16,16 +16,20 @@ struct CreatedDocument {
 }
 
 /// `GET /api/v1/session/history` answers `{"entries": [Entry], "next": seq or null}`.
-struct HistoryPageDocument: Encodable {
-    var entries: [HistoryEntry]
-    var next: Int?
+struct HistoryPageDocument {
+    /// The document's JSON text.
+    let bytes: [UInt8]
 
-    private enum CodingKeys: String, CodingKey { case entries, next }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(entries, forKey: .entries)
-        if let next { try container.encode(next, forKey: .next) } else { try container.encodeNil(forKey: .next) }
+    init(entries: [HistoryEntry], next: Int?) {
+        var bytes = Array(#"{"entries":["#.utf8)
+        for (index, entry) in entries.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            entry.write(into: &bytes)
+        }
+        bytes.append(contentsOf: #"],"next":"#.utf8)
+        if let next { JSONWriter.writeInteger(next, into: &bytes) } else { bytes.append(contentsOf: "null".utf8) }
+        bytes.append(UInt8(ascii: "}"))
+        self.bytes = bytes
     }
 }
 
@@ -34,12 +38,9 @@ struct NavigationDocument {
     /// The document's JSON text.
     let bytes: [UInt8]
 
-    /// - Throws: ``WebError`` `500` when the entry cannot be encoded.
-    init(entry: HistoryEntry, state: StateDocument) throws(WebError) {
+    init(entry: HistoryEntry, state: StateDocument) {
         var bytes = Array(#"{"entry":"#.utf8)
-        do { bytes.append(contentsOf: try CompactJSONEncoder().encode(entry)) } catch {
-            throw .internalError("cannot encode the answer: \(error)")
-        }
+        entry.write(into: &bytes)
         bytes.append(contentsOf: #","state":"#.utf8)
         bytes.append(contentsOf: state.bytes)
         bytes.append(UInt8(ascii: "}"))

@@ -59,29 +59,6 @@ public struct HistoryEntry: Codable, Sendable, Hashable {
     private enum CodingKeys: String, CodingKey {
         case seq, at, source, step, adaptedStep, from, url, outcome, actions, top, version, reason
     }
-
-    /// Encodes absent values as `null`, as the contract shows them.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(seq, forKey: .seq)
-        try container.encode(at, forKey: .at)
-        try container.encode(source, forKey: .source)
-        try encodeOrNull(step, .step, &container)
-        try encodeOrNull(adaptedStep, .adaptedStep, &container)
-        try encodeOrNull(from, .from, &container)
-        try encodeOrNull(url, .url, &container)
-        try container.encode(outcome, forKey: .outcome)
-        try container.encode(actions, forKey: .actions)
-        try container.encode(top, forKey: .top)
-        try container.encode(version, forKey: .version)
-        try container.encodeIfPresent(reason, forKey: .reason)
-    }
-
-    private func encodeOrNull<T: Encodable>(
-        _ value: T?, _ key: CodingKeys, _ container: inout KeyedEncodingContainer<CodingKeys>
-    ) throws {
-        if let value { try container.encode(value, forKey: key) } else { try container.encodeNil(forKey: key) }
-    }
 }
 
 extension HistoryEntry {

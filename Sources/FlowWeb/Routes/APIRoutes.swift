@@ -76,8 +76,8 @@ struct APIRoutes<Step: FlowStep>: RouteCollection {
         }
         let entries = try await sessions.history(session, after: after.number, limit: limit + 1)
         let shown = Array(entries.prefix(limit))
-        return try Response.json(
-            HistoryPageDocument(entries: shown, next: entries.count > limit ? shown.last?.seq : nil))
+        return Response.json(
+            text: HistoryPageDocument(entries: shown, next: entries.count > limit ? shown.last?.seq : nil).bytes)
     }
 
     /// The State right after history entry `seq` (Docs/CONTRACT.md §5, time travel).
@@ -135,7 +135,7 @@ struct APIRoutes<Step: FlowStep>: RouteCollection {
             entry = try await sessions.history(session, after: session.record.lastSeq - 1, limit: 1).first
         }
         guard let entry else { throw .internalError("the navigation's history entry is missing") }
-        return Response.json(text: try NavigationDocument(entry: entry, state: try sessions.state(of: session)).bytes)
+        return Response.json(text: NavigationDocument(entry: entry, state: try sessions.state(of: session)).bytes)
     }
 
     /// The query's `after` (its number and its text as sent) and `limit`. An `after` too large for
