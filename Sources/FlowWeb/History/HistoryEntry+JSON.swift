@@ -64,7 +64,7 @@ extension HistoryEntry {
         bytes.append(UInt8(ascii: "}"))
     }
 
-    /// Writes the document of ``write(into:)``.
+    /// Writes the entry as the API shows it (Docs/CONTRACT.md §5, Entry).
     public func encode(to encoder: any Encoder) throws {
         var bytes: [UInt8] = []
         write(into: &bytes)
