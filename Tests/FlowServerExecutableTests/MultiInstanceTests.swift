@@ -130,8 +130,8 @@ extension Array {
 @Suite("two flowserver instances on one PostgreSQL database", .serialized)
 struct MultiInstanceTests {
     /// A throwaway cluster and two servers on it.
-    private func instances() throws -> (PostgresCluster, FlowServerProcess, FlowServerProcess, Int, Int) {
-        let cluster = try PostgresCluster()
+    private func instances() async throws -> (PostgresCluster, FlowServerProcess, FlowServerProcess, Int, Int) {
+        let cluster = try await PostgresCluster.started()
         // Every test client connects from 127.0.0.1, up to 100 at once per instance; one test
         // pushes 200 movies on one stack.
         let arguments = [
@@ -149,7 +149,7 @@ struct MultiInstanceTests {
         "a session started on A continues on B; 200 steps sent to both at once are each in its history once, in the tree's order"
     )
     func concurrentSteps() async throws {
-        let (cluster, a, b, portA, portB) = try instances()
+        let (cluster, a, b, portA, portB) = try await instances()
         defer { withExtendedLifetime((cluster, a, b)) {} }
         let onA = try await SessionClient.onboarded(port: portA)
         let onB = onA.on(port: portB)
@@ -194,7 +194,7 @@ struct MultiInstanceTests {
         "pages on one instance show every step the other acknowledged before they were asked for, eight at once (asked together)"
     )
     func pagesFollowSteps() async throws {
-        let (cluster, a, b, portA, portB) = try instances()
+        let (cluster, a, b, portA, portB) = try await instances()
         defer { withExtendedLifetime((cluster, a, b)) {} }
         let client = try await SessionClient.onboarded(port: portA)
         for movie in 1...12 {
@@ -230,7 +230,7 @@ struct MultiInstanceTests {
         "an id minted by A is known to B before anything is stored; its first change, on B, is seen by A; forged ids are replaced"
     )
     func sharedIDs() async throws {
-        let (cluster, a, b, portA, portB) = try instances()
+        let (cluster, a, b, portA, portB) = try await instances()
         defer { withExtendedLifetime((cluster, a, b)) {} }
         let browser = TestBrowser(port: portA)
         let home = try await browser.get("/")
@@ -261,7 +261,7 @@ struct MultiInstanceTests {
 
     @Test("a step on A reaches an event stream open on B (live tabs across instances)")
     func streamsAcrossInstances() async throws {
-        let (cluster, a, b, portA, portB) = try instances()
+        let (cluster, a, b, portA, portB) = try await instances()
         defer { withExtendedLifetime((cluster, a, b)) {} }
         let onA = try await SessionClient.onboarded(port: portA)
         let session = onA.session
@@ -282,7 +282,7 @@ struct MultiInstanceTests {
         "stopping the database mid-run gives 503s with Retry-After, loses nothing acknowledged, and service comes back by itself"
     )
     func outage() async throws {
-        let (cluster, a, b, portA, portB) = try instances()
+        let (cluster, a, b, portA, portB) = try await instances()
         defer { withExtendedLifetime((cluster, a, b)) {} }
         let clients = [try await SessionClient.onboarded(port: portA)]
         let both = clients + [clients[0].on(port: portB)]
@@ -295,7 +295,7 @@ struct MultiInstanceTests {
         }
         for index in 0..<20 { #expect(try await pick(index).status == 200) }
 
-        try cluster.stop()
+        try await cluster.stopped()
         for index in 20..<24 {
             let started = Date()
             let answer = try await pick(index)
@@ -303,7 +303,7 @@ struct MultiInstanceTests {
             #expect(Date().timeIntervalSince(started) < 10)
         }
 
-        try cluster.start()
+        try await cluster.restarted()
         let deadline = Date().addingTimeInterval(30)
         var recovered = [false, false]
         var index = 24

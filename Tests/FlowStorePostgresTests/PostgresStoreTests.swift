@@ -35,7 +35,7 @@ struct PostgresStoreTests {
         "commits made together: one the database refuses (an entry's seq stored already) fails alone, the others are made"
     )
     func refusedCommitAmongOthers() async throws {
-        let cluster = try PostgresCluster()
+        let cluster = try await PostgresCluster.started()
         try await withStore(cluster.url, timeout: .seconds(15)) { store in
             let ids = (0..<16).map { "together-\($0)" }
             for id in ids {
@@ -59,7 +59,7 @@ struct PostgresStoreTests {
 
     @Test("create, load, optimistic commits, history, purge, delete — and 503-style errors while the database is down")
     func store() async throws {
-        let cluster = try PostgresCluster()
+        let cluster = try await PostgresCluster.started()
         try await withStore(cluster.url) { store in
             try await store.create(record("a"), entries: [HistoryRecord(seq: 1, entry: [9])])
             #expect(try await store.load("a") == record("a"))
@@ -95,7 +95,7 @@ struct PostgresStoreTests {
                 #expect(try await store.liveCount(now: 500) == 1, "a deleted session's marker is not live")
                 #expect(try await store.load("gone")?.isDeleted == true)
                 // Database down: bounded failures, marked unavailable; back up: the pool recovers.
-                try cluster.stop()
+                try await cluster.stopped()
                 let started = ContinuousClock.now
                 do throws(StoreError) {
                     _ = try await store.load("a")
@@ -104,7 +104,7 @@ struct PostgresStoreTests {
                     #expect(error.isUnavailable)
                 }
                 #expect(ContinuousClock.now - started < .seconds(10))
-                try cluster.start()
+                try await cluster.restarted()
                 var recovered = false
                 for _ in 0..<40 where !recovered {
                     if (try? await store.load("a")) != nil {
@@ -126,7 +126,7 @@ extension PostgresStoreTests {
         "a task that prefers the store's executor resumes on an event loop of the pool after a call; the next request gets the next loop"
     )
     func preferredExecutor() async throws {
-        let cluster = try PostgresCluster()
+        let cluster = try await PostgresCluster.started()
         try await withStore(cluster.url) { store in
             try await store.create(record("e"), entries: [])
             let loops = Array(PostgresClient.defaultEventLoopGroup.makeIterator())
@@ -152,14 +152,14 @@ extension PostgresStoreTests {
     /// several network reads, a consumer behind, and the database stopping like a crash.
     @Test("the database dying while large results stream never stops the process; calls fail as unavailable")
     func outageWhileStreaming() async throws {
-        let cluster = try PostgresCluster()
+        let cluster = try await PostgresCluster.started()
         try await withStore(cluster.url) { store in
             let entry = [UInt8](repeating: 42, count: 32 * 1024)
             let entries = (1...64).map { HistoryRecord(seq: $0, entry: entry) }
             try await store.create(record("big", lastSeq: 64), entries: entries)
             for outage in 0..<3 {
                 if outage > 0 {
-                    try cluster.start()
+                    try await cluster.restarted()
                     var back = false
                     for _ in 0..<40 where !back {
                         if (try? await store.load("big")) != nil {
@@ -191,7 +191,7 @@ extension PostgresStoreTests {
                         }
                     }
                     try await Task.sleep(for: .milliseconds(300 + 100 * outage))
-                    try cluster.stop()
+                    try await cluster.stopped()
                     return try await group.reduce(into: [Int]()) { $0.append($1) }
                 }
                 #expect(outcomes.reduce(0, +) > 0, "some reads were answered before outage \(outage)")

@@ -14,7 +14,7 @@ import Testing
 struct RollingDeployTests {
     @Test("the older instance leaves the newer one's sessions alone (503); the newer migrates the older one's")
     func rolling() async throws {
-        let cluster = try PostgresCluster()
+        let cluster = try await PostgresCluster.started()
         // Generous timeouts: a just-started cluster on two busy cores; this test measures no outage.
         let stores = [
             try PostgresSessionStore(url: cluster.url, timeout: .seconds(15)),

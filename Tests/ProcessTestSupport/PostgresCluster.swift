@@ -2,7 +2,12 @@ import Foundation
 
 /// A throwaway PostgreSQL cluster for tests: `initdb` in a temporary directory, `pg_ctl` on a
 /// free port of 127.0.0.1 (as the `postgres` user when the tests run as root), stopped at the end.
-public final class PostgresCluster {
+///
+/// Async tests make, stop and start it with ``started()``, ``stopped()`` and ``restarted()``,
+/// which wait for the tools on a thread of their own: `initdb` and `pg_ctl -w` take seconds, and
+/// holding one of Swift's cooperative threads (two on two cores) meanwhile stalled every other
+/// test's server, whose timings then failed.
+public final class PostgresCluster: Sendable {
     /// The cluster's folder (data, log, socket).
     public let directory: URL
     /// Its port on 127.0.0.1.
@@ -13,7 +18,30 @@ public final class PostgresCluster {
     /// The URL of its test database, as `--store` takes it.
     public var url: String { "postgres://flow:flow@127.0.0.1:\(port)/flowtest" }
 
-    /// Creates and starts a cluster with a `flowtest` database owned by `flow` (password `flow`).
+    /// A cluster made and started on a thread of its own (see ``init()``).
+    public static func started() async throws -> PostgresCluster {
+        try await onOwnThread { try PostgresCluster() }
+    }
+
+    /// ``stop()``, waited for on a thread of its own.
+    public func stopped() async throws {
+        try await Self.onOwnThread { try self.stop() }
+    }
+
+    /// ``start()``, waited for on a thread of its own.
+    public func restarted() async throws {
+        try await Self.onOwnThread { try self.start() }
+    }
+
+    /// `body` run on a new thread, not one of Swift's cooperative threads.
+    private static func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
+    }
+
+    /// Creates and starts a cluster with a `flowtest` database owned by `flow` (password `flow`),
+    /// blocking the calling thread for seconds: async code calls ``started()``.
     public init() throws {
         guard let version = try FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql").sorted().last
         else {

@@ -29,7 +29,7 @@ enum StoreKind: String, CaseIterable, CustomStringConvertible {
                 try await body(store)
             }
         case .postgres:
-            let cluster = try PostgresCluster()
+            let cluster = try await PostgresCluster.started()
             // Generous: a cluster just started while the suite runs on two cores can take over the
             // default 3 s to answer its first connection; these tests measure no outage.
             let store = try PostgresSessionStore(url: cluster.url, timeout: .seconds(15))
