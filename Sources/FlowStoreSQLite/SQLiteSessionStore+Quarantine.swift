@@ -48,7 +48,7 @@ extension SQLiteSessionStore {
                     db,
                     sql: "SELECT \(Self.recordColumns) FROM sessions WHERE id > ? ORDER BY id LIMIT ?",
                     arguments: [id ?? "", max(0, limit)])
-                return try Self.wholeRecords(rows, in: db)
+                return try rows.map { try TreeChunks.whole(Self.record($0), in: db) }
             }
         }
     }

@@ -177,30 +177,13 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
         guard let record = try fetchRow(id, in: db) else { return nil }
         guard TreeChunks.mayContinue(headLength: record.tree.count) else { return record }
         // A tree in pieces: its row and pieces are read as of one commit.
-        return try inOneSnapshot(db) {
-            guard var whole = try fetchRow(id, in: db) else { return nil }
-            if TreeChunks.mayContinue(headLength: whole.tree.count) {
-                whole.tree += try TreeChunks.rest(of: id, in: db)
-            }
-            return whole
-        }
+        return try inOneSnapshot(db) { try fetchRow(id, in: db).map { try TreeChunks.whole($0, in: db) } }
     }
 
     /// Session `id`'s row, its tree's head alone (see `TreeChunks`).
     private static func fetchRow(_ id: String, in db: Database) throws -> SessionRecord? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT \(recordColumns) FROM sessions WHERE id = ?"), arguments: [id])
             .map(Self.record)
-    }
-
-    /// The records of `rows`, each with its whole tree. Call it inside a transaction.
-    static func wholeRecords(_ rows: [Row], in db: Database) throws -> [SessionRecord] {
-        try rows.map { row in
-            var record = Self.record(row)
-            if TreeChunks.mayContinue(headLength: record.tree.count) {
-                record.tree += try TreeChunks.rest(of: record.id, in: db)
-            }
-            return record
-        }
     }
 
     /// `body`'s reads as of one commit: inside a read transaction (unless one is open already).
@@ -230,7 +213,7 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: Self.arguments(record, tree: TreeChunks.head(of: record.tree)))
-            if record.tree.count >= TreeChunks.size { try TreeChunks.write(record.tree, of: record.id, in: db) }
+            try TreeChunks.write(record.tree, of: record.id, in: db)
             try Self.insert(entries, of: record.id, into: db)
         }
     }
@@ -269,9 +252,7 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
                     db, sql: "SELECT version FROM sessions WHERE id = ?", arguments: [record.id])
                 throw StoreError.conflict(session: record.id, expected: expectedVersion, found: found)
             }
-            // A tree shorter than the head leaves its old pieces, never read (see `TreeChunks`),
-            // until it grows again or the session ends.
-            if record.tree.count >= TreeChunks.size { try TreeChunks.write(record.tree, of: record.id, in: db) }
+            try TreeChunks.write(record.tree, of: record.id, in: db)
             try Self.insert(entries, of: record.id, into: db)
         }
     }

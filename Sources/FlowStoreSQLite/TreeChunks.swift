@@ -38,8 +38,11 @@ enum TreeChunks {
     }
 
     /// Stores the pieces of `tree` after its head for session `id`, writing only those whose
-    /// bytes changed, and drops the pieces past its end. Inside the commit's transaction.
+    /// bytes changed, and drops the pieces past its end. Inside the commit's transaction. A tree
+    /// shorter than the head writes nothing: its old pieces, if any, are never read (see
+    /// ``mayContinue(headLength:)``) and go when the tree grows again or the session ends.
     static func write(_ tree: [UInt8], of id: String, in db: Database) throws {
+        guard tree.count >= size else { return }
         let upsert = try db.cachedStatement(
             sql: """
                 INSERT INTO tree_chunks (session, idx, bytes) VALUES (?, ?, ?)
@@ -57,8 +60,17 @@ enum TreeChunks {
             .execute(arguments: [id, index])
     }
 
+    /// `record`, whose tree is its row's head, with its whole tree. Inside one snapshot of the
+    /// database.
+    static func whole(_ record: SessionRecord, in db: Database) throws -> SessionRecord {
+        guard mayContinue(headLength: record.tree.count) else { return record }
+        var record = record
+        record.tree += try rest(of: record.id, in: db)
+        return record
+    }
+
     /// The pieces of session `id`'s tree after its head, in order, joined.
-    static func rest(of id: String, in db: Database) throws -> [UInt8] {
+    private static func rest(of id: String, in db: Database) throws -> [UInt8] {
         var bytes: [UInt8] = []
         let rows = try Row.fetchCursor(
             db.cachedStatement(sql: "SELECT bytes FROM tree_chunks WHERE session = ? ORDER BY idx"), arguments: [id])
