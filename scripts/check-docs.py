@@ -15,7 +15,7 @@ TARGETS = ["MicroHTTP", "FlowCore", "FlowStore", "MustacheTemplates", "FlowWeb",
            "FlowTesting", "FlowExplorer", "FlowServerRuntime", "FlowServerPostgres"]
 OUTPUT = ROOT / ".build" / "docs"
 INHERITED = {"hash(into:)", "hashValue", "!=(_:_:)", "init(unicodeScalarLiteral:)", "init(extendedGraphemeClusterLiteral:)",
-             "flatMap(_:)", "filter(_:)", "formatted(_:)", "formatted()"}
+             "flatMap(_:)", "filter(_:)", "formatted(_:)", "formatted()", "trimPrefix(while:)", "trimmingPrefix(while:)"}
 
 
 def main():

@@ -57,7 +57,7 @@ extension FlowNode: Codable {
         }
         id = try container.decode(NodeID.self, forKey: .node)
         flow = try decodeState(type)
-        children = try container.decode([TreeNode].self, forKey: .children)
+        children = NodeList(try container.decode([TreeNode].self, forKey: .children))
         selected = try container.decodeIfPresent(Int.self, forKey: .selected) ?? 0
         presented = try container.decodeIfPresent(TreeNode.self, forKey: .presented)
     }
@@ -67,7 +67,7 @@ extension FlowNode: Codable {
         try container.encode(id, forKey: .node)
         try container.encode(flow.name, forKey: .flow)
         try container.encode(flow.base, forKey: .state)
-        try container.encode(children, forKey: .children)
+        try container.encode(Array(children), forKey: .children)
         if flow.container == .tabs { try container.encode(selected, forKey: .selected) }
         try container.encodeIfPresent(presented, forKey: .presented)
     }

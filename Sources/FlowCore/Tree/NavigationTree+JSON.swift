@@ -55,7 +55,7 @@ extension NavigationTree {
             AnyFlow(try CompactJSONDecoder().decode(F.self, from: state))
         }
         var flow = FlowNode(id: NodeID(rawValue: id), flow: try decode(type))
-        flow.children = try children.map { try node(from: $0, registry) }
+        flow.children = NodeList(try children.map { try node(from: $0, registry) })
         if case .int(let selected)? = value["selected"] { flow.selected = selected }
         if let presented = value["presented"], presented != .null {
             flow.presented = try node(from: presented, registry)

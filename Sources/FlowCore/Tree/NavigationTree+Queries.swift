@@ -140,10 +140,10 @@ extension FlowNode {
         presented?.forEachPage(body)
     }
 
-    /// Appends the id of every page of the subtree whose URL is `url` to `matches`. Reads each
-    /// page in place: a walk of a thousand pages copies none of them.
-    func collectPages(at url: String, into matches: inout [NodeID]) {
-        for index in children.indices { children[index].collectPages(at: url, into: &matches) }
+    /// Appends the id of every page of the subtree whose URL is `url` to `matches` (a page's
+    /// text is compared only when its hash is the same).
+    func collectPages(at url: PageURL, into matches: inout [NodeID]) {
+        for child in children { child.collectPages(at: url, into: &matches) }
         presented?.collectPages(at: url, into: &matches)
     }
 
@@ -182,8 +182,7 @@ extension FlowNode {
 
     /// Whether a flow below this one (not this one) has no pages.
     var containsEmptyFlow: Bool {
-        for index in children.indices where children[index].containsEmptyFlow { return true }
-        return presented?.containsEmptyFlow ?? false
+        children.contains { $0.containsEmptyFlow } || presented?.containsEmptyFlow ?? false
     }
 
     /// Every node of the subtree, depth first, with the flow that holds it.
@@ -240,10 +239,10 @@ extension TreeNode {
         }
     }
 
-    func collectPages(at url: String, into matches: inout [NodeID]) {
+    func collectPages(at url: PageURL, into matches: inout [NodeID]) {
         switch self {
         case .page(let page):
-            if page.url == url { matches.append(page.id) }
+            if page.has(url) { matches.append(page.id) }
             for index in page.embedded.indices { page.embedded[index].collectPages(at: url, into: &matches) }
         case .flow(let flow):
             flow.collectPages(at: url, into: &matches)
@@ -313,7 +312,7 @@ extension NavigationTree {
     /// The ids of ``pages(at:)``, in its order.
     private func pageIDs(at url: String) -> [NodeID] {
         var matches: [NodeID] = []
-        root.collectPages(at: url, into: &matches)
+        root.collectPages(at: PageURL(url), into: &matches)
         guard matches.count > 1 else { return matches }
         let visible = visiblePages
         let topID = top?.id

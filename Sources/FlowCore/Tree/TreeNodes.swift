@@ -9,6 +9,8 @@ public struct PageNode: Sendable, Hashable {
         let id: NodeID
         let page: AnyPage
         let url: String
+        /// ``url``'s hash, compared before the text when pages are looked up by URL.
+        let urlHash: Int
         /// The start of the stored JSON form, then the start of the API's (`stateHeadStart` on).
         let heads: [UInt8]
         /// Where the stored form's start ends (`nil`: the params did not encode).
@@ -20,6 +22,7 @@ public struct PageNode: Sendable, Hashable {
             self.id = id
             self.page = page
             url = page.path
+            urlHash = url.hashValue
             var heads = (try? TreeJSONWriter.head(of: id, page, params: params)) ?? []
             jsonHeadEnd = heads.isEmpty ? nil : heads.count
             stateHeadStart = heads.count
@@ -47,6 +50,8 @@ public struct PageNode: Sendable, Hashable {
     public var page: AnyPage { fixed.page }
     /// The page's URL path, derived from its params once (every request looks pages up by URL).
     public var url: String { fixed.url }
+    /// Whether the page's URL is `url`.
+    func has(_ url: PageURL) -> Bool { fixed.urlHash == url.hash && fixed.url == url.text }
     /// The start of the page's JSON form, `{"node":…,"page":…` and its `"params"` when not
     /// empty: what never changes, written once rather than at every commit (`nil` when the
     /// params did not encode; the commit then says why).
@@ -88,6 +93,20 @@ public struct PageNode: Sendable, Hashable {
     }
 }
 
+/// A URL looked up among a tree's pages, with its hash: a walk of a thousand pages compares
+/// the text of only those whose hash is the same.
+struct PageURL {
+    /// The URL's path.
+    let text: String
+    /// `text`'s hash.
+    let hash: Int
+
+    init(_ text: String) {
+        self.text = text
+        hash = text.hashValue
+    }
+}
+
 /// A flow in the tree: its state, what its container holds, and what it presents.
 public struct FlowNode: Sendable, Hashable {
     /// The node's id.
@@ -96,7 +115,7 @@ public struct FlowNode: Sendable, Hashable {
     public internal(set) var flow: AnyFlow
     /// Stack: pages, bottom first. Split: master, then detail. Tabs: one flow per tab.
     /// Single: one page or flow.
-    public internal(set) var children: [TreeNode]
+    public internal(set) var children: NodeList
     /// The selected tab (tabs only; 0 otherwise).
     public internal(set) var selected: Int
     /// What this flow presents modally: a flow or a single page (an alert), at most one.
