@@ -71,6 +71,24 @@ extension NavigationTree {
     }
 }
 
+extension NodeList {
+    /// How many nodes the list starts with whose ``TreeNode/reuseKey``s are the first of `keys`
+    /// (none of them 0). Reads each node in place, and not the page's unchanging parts (a key
+    /// that is not 0 names them): a walk of a thousand pages follows no reference.
+    func countOfPrefix(withKeys keys: [UInt]) -> Int {
+        var count = 0
+        for chunk in chunks {
+            for index in chunk.indices {
+                guard count < keys.count, keys[count] != 0, case .page(let page) = chunk[index], page.embedded.isEmpty,
+                    page.identityBits == keys[count]
+                else { return count }
+                count += 1
+            }
+        }
+        return count
+    }
+}
+
 extension TreeNode {
     /// What identifies this child's JSON form: a page without embedded flows by its unchanging
     /// parts' identity and its two flags; 0 for anything else (a flow, a page with embedded
@@ -112,10 +130,7 @@ extension StackCopyingWriter {
         layout.ends.reserveCapacity(children.count)
         var index = 0
         if let previous, let earlier = previous.layouts[flow.id] {
-            let limit = min(earlier.keys.count, children.count)
-            while index < limit, earlier.keys[index] != 0, children[index].reuseKey == earlier.keys[index] {
-                index += 1
-            }
+            index = children.countOfPrefix(withKeys: earlier.keys)
             if index > 0 {
                 bytes.append(contentsOf: previous.bytes[earlier.start..<earlier.start + earlier.ends[index - 1]])
                 layout.keys.append(contentsOf: earlier.keys[..<index])

@@ -140,10 +140,18 @@ extension FlowNode {
         presented?.forEachPage(body)
     }
 
-    /// Appends the id of every page of the subtree whose URL is `url` to `matches` (a page's
-    /// text is compared only when its hash is the same).
+    /// Appends the id of every page of the subtree whose URL is `url` to `matches`.
+    ///
+    /// A page whose URL's hash differs and that holds no flows is passed over without a call:
+    /// any call in the loop makes the compiler copy each node it reads (two references retained
+    /// and released a page), which was most of a walk of a thousand pages.
     func collectPages(at url: PageURL, into matches: inout [NodeID]) {
-        for child in children { child.collectPages(at: url, into: &matches) }
+        for chunk in children.chunks {
+            for index in chunk.indices {
+                if case .page(let page) = chunk[index], !page.mayHave(url), page.embedded.isEmpty { continue }
+                chunk[index].collectPages(at: url, into: &matches)
+            }
+        }
         presented?.collectPages(at: url, into: &matches)
     }
 
@@ -182,7 +190,14 @@ extension FlowNode {
 
     /// Whether a flow below this one (not this one) has no pages.
     var containsEmptyFlow: Bool {
-        children.contains { $0.containsEmptyFlow } || presented?.containsEmptyFlow ?? false
+        // A page without flows is passed over without a call (see `collectPages(at:into:)`).
+        for chunk in children.chunks {
+            for index in chunk.indices {
+                if case .page(let page) = chunk[index], page.embedded.isEmpty { continue }
+                if chunk[index].containsEmptyFlow { return true }
+            }
+        }
+        return presented?.containsEmptyFlow ?? false
     }
 
     /// Every node of the subtree, depth first, with the flow that holds it.

@@ -12,8 +12,8 @@ public struct NodeList: Sendable, Hashable {
     private static let chunkShift = 5
     private static let offsetMask = chunkSize - 1
 
-    /// The nodes, ``chunkSize`` a chunk.
-    private var chunks: [[TreeNode]]
+    /// The nodes, ``chunkSize`` a chunk: what a walk that must not copy each node reads.
+    private(set) var chunks: [[TreeNode]]
     /// How many nodes the list holds.
     public private(set) var count: Int
 

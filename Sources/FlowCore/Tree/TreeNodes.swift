@@ -51,7 +51,10 @@ public struct PageNode: Sendable, Hashable {
     /// The page's URL path, derived from its params once (every request looks pages up by URL).
     public var url: String { fixed.url }
     /// Whether the page's URL is `url`.
-    func has(_ url: PageURL) -> Bool { fixed.urlHash == url.hash && fixed.url == url.text }
+    func has(_ url: PageURL) -> Bool { mayHave(url) && fixed.url == url.text }
+    /// Whether the page's URL may be `url`: whether their hashes are the same (a comparison
+    /// without a call).
+    func mayHave(_ url: PageURL) -> Bool { fixed.urlHash == url.hash }
     /// The start of the page's JSON form, `{"node":…,"page":…` and its `"params"` when not
     /// empty: what never changes, written once rather than at every commit (`nil` when the
     /// params did not encode; the commit then says why).
@@ -61,9 +64,11 @@ public struct PageNode: Sendable, Hashable {
     public var stateHead: ArraySlice<UInt8> { fixed.heads[fixed.stateHeadStart...] }
     /// The identity of the unchanging parts with the two flags in its low bits (an object's
     /// address is aligned to at least 8); 0 when the params did not encode.
-    var identityKey: UInt {
-        guard fixed.jsonHeadEnd != nil else { return 0 }
-        return UInt(bitPattern: ObjectIdentifier(fixed)) | (allowStepWhenNotPresented ? 1 : 0)
+    var identityKey: UInt { fixed.jsonHeadEnd != nil ? identityBits : 0 }
+    /// ``identityKey`` when the params encoded, read without following the reference: a key
+    /// that is not 0 and equals it names this page's unchanging parts.
+    var identityBits: UInt {
+        UInt(bitPattern: ObjectIdentifier(fixed)) | (allowStepWhenNotPresented ? 1 : 0)
             | (allowStepWhenDismissed ? 2 : 0)
     }
 
