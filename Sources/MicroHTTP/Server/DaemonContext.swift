@@ -21,6 +21,9 @@ final class DaemonContext: Sendable {
     /// answered them (later requests then get `503`): a lock per daemon, so an answer handed back
     /// from another thread contends only with its own daemon's thread.
     let suspended = Mutex(SuspendedConnections())
+    /// Answers taken out of ``suspended`` whose connection is being resumed, outside the lock:
+    /// the daemon stops only once there are none (see `DaemonHandle.stop`).
+    let resuming = Atomic<Int>(0)
     /// Keeps the next allocation off the counter's cache line.
     private let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
 

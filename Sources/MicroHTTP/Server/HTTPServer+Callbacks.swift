@@ -258,10 +258,19 @@ extension HTTPServer {
             }
         }
         guard mustResume else { return }
-        context.connection.daemon.suspended.withLock { suspended in
-            guard suspended.contexts.removeValue(forKey: ObjectIdentifier(context)) != nil else { return }
-            context.connection.resume()
+        // The connection is taken out under the daemon's lock (a stop answers those still in),
+        // and resumed outside it: resuming writes to the daemon's wakeup pipe, and the daemon's
+        // thread, which takes the lock to suspend its next connection, would wait for that
+        // write (a contended lock that sleeps in the kernel, at every async answer).
+        let daemon = context.connection.daemon
+        let taken = daemon.suspended.withLock { suspended in
+            guard suspended.contexts.removeValue(forKey: ObjectIdentifier(context)) != nil else { return false }
+            daemon.resuming.add(1, ordering: .relaxed)
+            return true
         }
+        guard taken else { return }
+        context.connection.resume()
+        daemon.resuming.subtract(1, ordering: .releasing)
     }
 
     private func bodyTooLarge() -> RequestRejection {

@@ -1,6 +1,12 @@
 import CMicroHTTPD
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The state of one request between libmicrohttpd's callbacks, kept in `*con_cls`.
 ///
 /// Created by the URI-log callback (so it also holds the raw request target), retained there
@@ -73,8 +79,8 @@ final class RequestContext: @unchecked Sendable {
 /// A libmicrohttpd connection pointer that may cross into the responder's task.
 ///
 /// `@unchecked Sendable`: the task only uses it to ``resume()``, which libmicrohttpd allows from
-/// any thread, and only while the connection is suspended (the server's state lock guarantees
-/// that, see `HTTPServer.finish`).
+/// any thread, and only while the connection is suspended and its daemon running (the daemon's
+/// `suspended` lock and its `resuming` count guarantee that, see `HTTPServer.finish`).
 struct ConnectionHandle: @unchecked Sendable {
     let pointer: OpaquePointer
     /// The connection's daemon. Not retained: it outlives the daemon's connections.
@@ -101,6 +107,9 @@ struct DaemonHandle: @unchecked Sendable {
     /// Stops the loop, then the daemon (which closes its connections). When `keepingSocket`,
     /// the daemon is quiesced first, so that it leaves its listening socket open.
     func stop(keepingSocket: Bool = false) {
+        // An answer taken out of the suspended connections before the stop answered them may
+        // still be resuming its connection (a write to a pipe): the daemon must outlive it.
+        while context.resuming.load(ordering: .acquiring) > 0 { sched_yield() }
         loop.stop()
         if keepingSocket { _ = MHD_quiesce_daemon(pointer) }
         MHD_stop_daemon(pointer)
