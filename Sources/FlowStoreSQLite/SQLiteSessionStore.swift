@@ -23,6 +23,8 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
     /// The connections of the threads that read without suspending (see ``loadImmediately(_:)``).
     private let threadReaders: ThreadReadConnections
     private let checkpointer: WALCheckpointer
+    /// The long trees this store wrote last: a commit sends SQLite only the pieces that changed.
+    private let writtenTrees = WrittenTrees()
     /// The database file.
     public let path: String
 
@@ -216,10 +218,13 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
             try TreeChunks.write(record.tree, of: record.id, in: db)
             try Self.insert(entries, of: record.id, into: db)
         }
+        writtenTrees.wrote(record.tree, of: record.id, version: record.version, createdAt: record.createdAt)
     }
 
     public func commit(_ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord]) async throws(StoreError)
     {
+        let stored = writtenTrees.tree(of: record.id, version: expectedVersion, createdAt: record.createdAt)
+        writtenTrees.forget(record.id)  // until this commit is known to have been stored
         try await write { db in
             // Most commits keep the expiry (it is renewed at most once a minute), and an UPDATE
             // that sets an indexed column rewrites its index entry even to the same value: a page
@@ -252,9 +257,10 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
                     db, sql: "SELECT version FROM sessions WHERE id = ?", arguments: [record.id])
                 throw StoreError.conflict(session: record.id, expected: expectedVersion, found: found)
             }
-            try TreeChunks.write(record.tree, of: record.id, in: db)
+            try TreeChunks.write(record.tree, of: record.id, unchangedFrom: stored, in: db)
             try Self.insert(entries, of: record.id, into: db)
         }
+        writtenTrees.wrote(record.tree, of: record.id, version: record.version, createdAt: record.createdAt)
     }
 
     public func history(_ id: String, after: Int, limit: Int) async throws(StoreError) -> [HistoryRecord] {
@@ -268,6 +274,7 @@ public final class SQLiteSessionStore: ImmediateSessionLoading {
     }
 
     public func delete(_ id: String) async throws(StoreError) {
+        writtenTrees.forget(id)
         try await write { db in try db.execute(sql: "DELETE FROM sessions WHERE id = ?", arguments: [id]) }
     }
 

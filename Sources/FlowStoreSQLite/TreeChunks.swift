@@ -41,7 +41,10 @@ enum TreeChunks {
     /// bytes changed, and drops the pieces past its end. Inside the commit's transaction. A tree
     /// shorter than the head writes nothing: its old pieces, if any, are never read (see
     /// ``mayContinue(headLength:)``) and go when the tree grows again or the session ends.
-    static func write(_ tree: [UInt8], of id: String, in db: Database) throws {
+    ///
+    /// `stored`, when given, is the tree the session's rows hold now, as this store wrote it
+    /// (``WrittenTrees``): the pieces whose bytes it has too are not sent to SQLite at all.
+    static func write(_ tree: [UInt8], of id: String, unchangedFrom stored: [UInt8]? = nil, in db: Database) throws {
         guard tree.count >= size else { return }
         let upsert = try db.cachedStatement(
             sql: """
@@ -52,10 +55,18 @@ enum TreeChunks {
         var start = size
         while start < tree.count {
             let end = min(start + size, tree.count)
+            if let stored, min(start + size, stored.count) == end, tree[start..<end].elementsEqual(stored[start..<end])
+            {
+                index += 1
+                start = end
+                continue
+            }
             try upsert.execute(arguments: [id, index, Data(tree[start..<end])])
             index += 1
             start = end
         }
+        // The rows hold exactly the stored tree's pieces: none to drop when it had no more.
+        if let stored, stored.count > size, (stored.count - 1) / size < index { return }
         try db.cachedStatement(sql: "DELETE FROM tree_chunks WHERE session = ? AND idx >= ?")
             .execute(arguments: [id, index])
     }
