@@ -20,7 +20,14 @@ public final class PostgresCluster: Sendable {
 
     /// A cluster made and started on a thread of its own (see ``init()``).
     public static func started() async throws -> PostgresCluster {
-        try await onOwnThread { try PostgresCluster() }
+        try await onOwnThread {
+            // The port was free when picked, but a connection or a server of another test may
+            // take it before PostgreSQL binds it: then a cluster on another port is made.
+            for _ in 1..<3 {
+                if let cluster = try? PostgresCluster() { return cluster }
+            }
+            return try PostgresCluster()
+        }
     }
 
     /// ``stop()``, waited for on a thread of its own.

@@ -9,8 +9,6 @@ public struct PageNode: Sendable, Hashable {
         let id: NodeID
         let page: AnyPage
         let url: String
-        /// ``url``'s hash, compared before the text when pages are looked up by URL.
-        let urlHash: Int
         /// The start of the stored JSON form, then the start of the API's (`stateHeadStart` on).
         let heads: [UInt8]
         /// Where the stored form's start ends (`nil`: the params did not encode).
@@ -22,7 +20,6 @@ public struct PageNode: Sendable, Hashable {
             self.id = id
             self.page = page
             url = page.path
-            urlHash = url.hashValue
             var heads = (try? TreeJSONWriter.head(of: id, page, params: params)) ?? []
             jsonHeadEnd = heads.isEmpty ? nil : heads.count
             stateHeadStart = heads.count
@@ -37,6 +34,9 @@ public struct PageNode: Sendable, Hashable {
     }
 
     private let fixed: Fixed
+    /// The URL's hash, compared before the text when pages are looked up by URL: kept in the node,
+    /// so that a walk of a stack's pages reads their array and no page's box.
+    private let urlHash: Int
     /// Steps from this page while it is hidden are navigated without unwinding to it.
     public internal(set) var allowStepWhenNotPresented: Bool
     /// Steps from this page still count after it left the tree.
@@ -54,7 +54,7 @@ public struct PageNode: Sendable, Hashable {
     func has(_ url: PageURL) -> Bool { mayHave(url) && fixed.url == url.text }
     /// Whether the page's URL may be `url`: whether their hashes are the same (a comparison
     /// without a call).
-    func mayHave(_ url: PageURL) -> Bool { fixed.urlHash == url.hash }
+    func mayHave(_ url: PageURL) -> Bool { urlHash == url.hash }
     /// The start of the page's JSON form, `{"node":…,"page":…` and its `"params"` when not
     /// empty: what never changes, written once rather than at every commit (`nil` when the
     /// params did not encode; the commit then says why).
@@ -78,6 +78,7 @@ public struct PageNode: Sendable, Hashable {
         params: JSON? = nil
     ) {
         fixed = Fixed(id: id, page: page, params: params)
+        urlHash = fixed.url.hashValue
         self.allowStepWhenNotPresented = allowStepWhenNotPresented
         self.allowStepWhenDismissed = allowStepWhenDismissed
         self.embedded = embedded
