@@ -55,13 +55,10 @@ enum TreeChunks {
         var start = size
         while start < tree.count {
             let end = min(start + size, tree.count)
-            if let stored, min(start + size, stored.count) == end, tree[start..<end].elementsEqual(stored[start..<end])
-            {
-                index += 1
-                start = end
-                continue
-            }
-            try upsert.execute(arguments: [id, index, Data(tree[start..<end])])
+            let unchanged =
+                stored.map { min(start + size, $0.count) == end && tree[start..<end].elementsEqual($0[start..<end]) }
+                ?? false
+            if !unchanged { try upsert.execute(arguments: [id, index, Data(tree[start..<end])]) }
             index += 1
             start = end
         }
