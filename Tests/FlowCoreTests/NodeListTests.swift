@@ -71,4 +71,33 @@ struct NodeListTests {
         #expect(Self.ids(original) == Array(1...70))
         #expect(Self.ids(copy) == Array(1...3) + [300] + Array(5...20))
     }
+
+    @Test(
+        "the start a list shares with an earlier one counts whole chunks it shares, and stops at a key of 0 or a changed node"
+    )
+    func sharedStart() {
+        let earlier = NodeList((1...70).map(Self.movie))
+        let keys = earlier.map(\.reuseKey)
+        #expect(!keys.contains(0))
+        var pushed = earlier
+        pushed.append(Self.movie(71))
+        #expect(pushed.countOfPrefix(withKeys: keys, of: earlier) == 70)
+
+        // A node changed in the first chunk: the second chunk is still shared, but the count
+        // stops at the change.
+        var changed = earlier
+        changed[10] = Self.movie(500)
+        #expect(changed.countOfPrefix(withKeys: keys, of: earlier) == 10)
+
+        // A key of 0 (a node the earlier encoding did not record) inside a shared chunk ends the
+        // count there, though the chunk is the same storage.
+        var unkeyed = keys
+        unkeyed[40] = 0
+        #expect(pushed.countOfPrefix(withKeys: unkeyed, of: earlier) == 40)
+
+        // Equal nodes in other storage (a list read back) are compared node by node.
+        let rebuilt = NodeList((1...70).map(Self.movie))
+        #expect(rebuilt.countOfPrefix(withKeys: keys, of: earlier) == 0)
+        #expect(earlier.countOfPrefix(withKeys: keys, of: rebuilt) == 70)
+    }
 }

@@ -51,6 +51,10 @@ struct PropertyTests {
                 #expect(try NavigationTree(json: json, appData: tree.appDataJSON(), registry: app.registry) == tree)
                 #expect(encoded.size == tree.size)
                 previous = encoded
+                // A visit's page by URL is the first of every page at that URL, found without sorting.
+                for url in Set(tree.pages.map(\.url)) {
+                    #expect(tree.page(at: url)?.id == tree.pages(at: url).first?.id)
+                }
                 let top = try #require(tree.top)
                 #expect(top.url == top.page.path)
                 // Rule 8: no flow without pages (validate checks it) — and no ended flow left behind.

@@ -27,6 +27,9 @@ public final class EncodedTree: Sendable {
         var keys: [UInt] = []
         /// Where each child ends, from ``start`` (the comma after it excluded).
         var ends: [Int] = []
+        /// The children written, whose chunks a later list may share (see
+        /// ``NodeList/countOfPrefix(withKeys:of:)``).
+        var children = NodeList()
     }
 
     /// The tree as compact JSON, in ``form``.
@@ -73,19 +76,34 @@ extension NavigationTree {
 
 extension NodeList {
     /// How many nodes the list starts with whose ``TreeNode/reuseKey``s are the first of `keys`
-    /// (none of them 0). Reads each node in place, and not the page's unchanging parts (a key
-    /// that is not 0 names them): a walk of a thousand pages follows no reference.
-    func countOfPrefix(withKeys keys: [UInt]) -> Int {
+    /// (none of them 0), `keys` being those of `earlier`'s nodes. A full chunk this list shares
+    /// with `earlier` (a step changed only what follows it) holds the very nodes whose keys those
+    /// are, so it counts whole; any other chunk is read node by node, in place, and not the
+    /// page's unchanging parts (a key that is not 0 names them): a walk of a thousand pages
+    /// follows no reference.
+    func countOfPrefix(withKeys keys: [UInt], of earlier: NodeList) -> Int {
+        let keyed = keys.firstIndex(of: 0) ?? keys.count
         var count = 0
-        for chunk in chunks {
+        for (chunkIndex, chunk) in chunks.enumerated() {
+            if chunk.count == Self.chunkSize, count + chunk.count <= keyed, chunkIndex < earlier.chunks.count,
+                Self.same(chunk, earlier.chunks[chunkIndex])
+            {
+                count += chunk.count
+                continue
+            }
             for index in chunk.indices {
-                guard count < keys.count, keys[count] != 0, case .page(let page) = chunk[index], page.embedded.isEmpty,
+                guard count < keyed, case .page(let page) = chunk[index], page.embedded.isEmpty,
                     page.identityBits == keys[count]
                 else { return count }
                 count += 1
             }
         }
         return count
+    }
+
+    /// Whether `a` and `b` are one array's storage (so the same nodes), not merely equal.
+    private static func same(_ a: [TreeNode], _ b: [TreeNode]) -> Bool {
+        a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
     }
 }
 
@@ -125,12 +143,12 @@ extension StackCopyingWriter {
     /// its bytes.
     mutating func writeRecordingLayout(_ flow: FlowNode) throws(Failure) {
         let children = flow.children
-        var layout = EncodedTree.Layout(start: bytes.count)
+        var layout = EncodedTree.Layout(start: bytes.count, children: children)
         layout.keys.reserveCapacity(children.count)
         layout.ends.reserveCapacity(children.count)
         var index = 0
         if let previous, let earlier = previous.layouts[flow.id] {
-            index = children.countOfPrefix(withKeys: earlier.keys)
+            index = children.countOfPrefix(withKeys: earlier.keys, of: earlier.children)
             if index > 0 {
                 bytes.append(contentsOf: previous.bytes[earlier.start..<earlier.start + earlier.ends[index - 1]])
                 layout.keys.append(contentsOf: earlier.keys[..<index])

@@ -314,7 +314,14 @@ extension NavigationTree {
     /// tree when it is the top (a refresh, the usual case).
     public func page(at url: String) -> PageNode? {
         if let top, top.url == url { return top }
-        return pageIDs(at: url).first.flatMap(page)
+        var matches: [NodeID] = []
+        root.collectPages(at: PageURL(url), into: &matches)
+        guard let latest = matches.max() else { return nil }
+        guard matches.count > 1 else { return page(latest) }
+        // The first in the order of `pageIDs(at:)`, without sorting: the latest visible match,
+        // else the latest (a long stack may hold dozens of pages at one URL, and shows few).
+        let shown = visiblePages.filter { matches.contains($0) }.max()
+        return page(shown ?? latest)
     }
 
     /// The pages whose URL is `url`: the top first, then visible ones, then the most recent.

@@ -16,6 +16,8 @@ struct TreeJSONWriter: StackCopyingWriter {
     init(keepingLayouts: Bool = false, previous: EncodedTree? = nil) {
         layouts = keepingLayouts ? [:] : nil
         self.previous = keepingLayouts && previous?.form == .stored ? previous : nil
+        // The tree a step changed is about as long as the one before: one allocation, no growth.
+        if let reused = self.previous { bytes.reserveCapacity(reused.bytes.count + 1024) }
     }
 
     mutating func copied(_ pages: Int) {

@@ -13,6 +13,8 @@ struct TreeStateWriter: StackCopyingWriter {
     /// A writer that copies what `previous`, when a State encoding, recorded.
     init(previous: EncodedTree?) {
         self.previous = previous?.form == .state ? previous : nil
+        // The tree a step changed is about as long as the one before: one allocation, no growth.
+        if let reused = self.previous { bytes.reserveCapacity(reused.bytes.count + 1024) }
     }
 
     mutating func copied(_ pages: Int) {}
