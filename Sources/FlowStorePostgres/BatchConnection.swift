@@ -11,8 +11,6 @@ import Synchronization
 final class BatchConnection: Sendable {
     private let configuration: PostgresConnection.Configuration
     private let loop: any EventLoop
-    /// The connection's event loop as an executor: where a query on it goes on once sent.
-    let executor: EventLoopTaskExecutor
     private let logger: Logger
     /// The id of the next connection made: from the largest down, where the pool's ids (from 0
     /// up) never reach, and never the same twice (prepared statements are kept by connection
@@ -29,7 +27,6 @@ final class BatchConnection: Sendable {
     init(_ configuration: PostgresConnection.Configuration, on loop: any EventLoop, logger: Logger) {
         self.configuration = configuration
         self.loop = loop
-        executor = EventLoopTaskExecutor(loop)
         self.logger = logger
     }
 

@@ -15,13 +15,7 @@ extension PostgresSessionStore {
     /// cancelled, and later calls fail at once while one at a time tries the database again
     /// (see ``Reachability``): under load, requests would otherwise each wait out the timeout,
     /// a step twice (it reads, then commits), and answer after their clients gave up.
-    ///
-    /// `body` runs on the calling thread until it first waits, then on `loop`, the event loop its
-    /// connection answers on, when known (so the answer resumes it where it arrives), else on one
-    /// of the pool's loops.
-    func bounded<T: Sendable>(on loop: EventLoopTaskExecutor? = nil, _ body: @escaping @Sendable () async throws -> T)
-        async throws(StoreError) -> T
-    {
+    func bounded<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws(StoreError) -> T {
         let limit: Duration
         switch reachability.admitCall() {
         case .refused: throw .unavailable("PostgreSQL is unreachable; trying again")
@@ -29,7 +23,9 @@ extension PostgresSessionStore {
         // A try while it is unreachable holds its session's lock: it gives up sooner.
         case .tryingAgain: limit = min(timeout, .seconds(1))
         }
-        let executor = loop ?? nextLoopExecutor()
+        let callersExecutor = withUnsafeCurrentTask { task in task?.unownedTaskExecutor }.flatMap { preferred in
+            executors.first { $0.asUnownedTaskExecutor() == preferred }
+        }
         let answer = OnceContinuation<T>()
         let reachability = self.reachability
         let ticket = Ticket()
@@ -38,8 +34,10 @@ extension PostgresSessionStore {
             let value = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 answer.set(continuation)
                 // A task of its own, so the caller can be answered at the deadline whatever the
-                // query does: it runs on this thread until the query is sent, then on `executor`.
-                let work = Task.immediate(executorPreference: executor) {
+                // query does: it runs on this thread until the query is sent, then resumes on the
+                // caller's event loop when the caller prefers one (an immediate task does not
+                // inherit the preference).
+                let work = Task.immediate(executorPreference: callersExecutor) {
                     do {
                         answer.resume(with: .success(try await body()))
                     } catch let error as PostgresTransactionError {

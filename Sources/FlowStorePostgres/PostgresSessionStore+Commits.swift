@@ -43,7 +43,7 @@ extension PostgresSessionStore {
     private func make(_ commits: [PendingCommit], on batchConnection: BatchConnection) async throws(StoreError)
         -> [CommitOutcome]
     {
-        try await bounded(on: batchConnection.executor) {
+        try await bounded {
             try await batchConnection.withConnection { connection in
                 guard commits.count > 1 else { return [try await self.makeAlone(commits[0], on: connection)] }
                 let order = commits.indices.sorted { commits[$0].record.id < commits[$1].record.id }

@@ -29,7 +29,7 @@ extension PostgresSessionStore {
 
     /// The stamps of the sessions of `ids` that exist, by one query (each id once).
     private func stamps(of ids: [String]) async throws(StoreError) -> [String: SessionStamp] {
-        try await bounded(on: stampConnection.executor) {
+        try await bounded {
             try await self.stampConnection.withConnection { connection in
                 let rows = try await self.statements.rows(
                     of: .stamps, [PostgresData(array: ids.map { PostgresData(string: $0) }, elementType: .text)],
@@ -50,7 +50,7 @@ extension PostgresSessionStore {
 
     /// What one query answers for each session of `held` it finds (each pair once).
     private func read(_ held: [HeldVersion]) async throws(StoreError) -> [HeldVersion: SessionReading] {
-        try await bounded(on: readConnection.executor) {
+        try await bounded {
             try await self.readConnection.withConnection { connection in
                 let rows = try await self.statements.rows(
                     of: .readings,

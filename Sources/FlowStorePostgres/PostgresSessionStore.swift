@@ -25,16 +25,16 @@ public final class PostgresSessionStore: SessionStamping {
     let timeout: Duration
     /// Whether the database answered lately: while it does not, calls fail at once.
     let reachability: Reachability
-    /// The pool's event loops as executors, and which one the next query on the pool goes on on.
+    /// The pool's event loops as executors, and which one the next request prefers.
     let executors: [EventLoopTaskExecutor]
     private let nextExecutor = Atomic<Int>(0)
     /// The conditional reads of held sessions, asked together.
-    let readQueries: QueryBatches<HeldVersion, SessionReading>
+    let readQueries = QueryBatches<HeldVersion, SessionReading>()
     /// The stamps of sessions, asked together.
-    let stampQueries: QueryBatches<String, SessionStamp?>
+    let stampQueries = QueryBatches<String, SessionStamp?>()
     /// The commits of steps, made together, two batches at a time: one is sent while the other
     /// waits for the log's flush.
-    let commitQueries: QueryBatches<PendingCommit, CommitOutcome>
+    let commitQueries = QueryBatches<PendingCommit, CommitOutcome>(slots: 2)
     /// The connections of those batches, one for each slot.
     let readConnection: BatchConnection
     let stampConnection: BatchConnection
@@ -72,9 +72,6 @@ public final class PostgresSessionStore: SessionStamping {
             BatchConnection(single, on: loops.next(), logger: logger)
         )
         commitConnections = (0..<2).map { _ in BatchConnection(single, on: loops.next(), logger: logger) }
-        readQueries = QueryBatches(executors: [readConnection.executor])
-        stampQueries = QueryBatches(executors: [stampConnection.executor])
-        commitQueries = QueryBatches(executors: commitConnections.map(\.executor))
         reachability = Reachability()
         runner = Runner(
             client: client, reachability: reachability, closing: [readConnection, stampConnection] + commitConnections)
@@ -143,9 +140,9 @@ public final class PostgresSessionStore: SessionStamping {
     /// Instances share the database.
     public var isShared: Bool { true }
 
-    /// The pool's event loops, one after the other: where a query on a connection of the pool
-    /// (whose loop is not known beforehand) goes on once sent.
-    func nextLoopExecutor() -> EventLoopTaskExecutor {
+    /// The pool's event loops, one after the other: the answers of the database arrive there, so
+    /// a request that runs there resumes where its answer is, with no hop between threads.
+    public func preferredTaskExecutor() -> (any TaskExecutor)? {
         executors[nextExecutor.wrappingAdd(1, ordering: .relaxed).oldValue % executors.count]
     }
 

@@ -9,81 +9,92 @@ import Synchronization
 /// Each question is answered by a query sent after it was asked, so the answer reflects every
 /// commit that finished before, on any instance, exactly as a query of its own would.
 ///
-/// A slot's queries are sent by a task of its own while questions keep coming (a driver): the
-/// question that finds a slot free starts it, on its own thread until the query is sent; then it
-/// goes on where the slot's answers arrive (the executor given for the slot: its connection's
-/// event loop), answers each batch there and sends the next from there, with no thread woken in
-/// between; it ends when no question waits.
+/// No task of its own: the question that finds nothing in flight sends the query; when the
+/// answer comes, it answers its batch and hands the next batch to the first question waiting,
+/// whose task sends it.
 final class QueryBatches<Question: Sendable, Answer: Sendable>: Sendable {
     /// Asks `questions` in one query, in `slot` (from 0: a query at a time in each, so each may
     /// have a connection of its own): their answers, in their order.
     typealias Query = @Sendable (_ questions: [Question], _ slot: Int) async throws(StoreError) -> [Answer]
 
+    /// What a waiting question is told: its answer, or that it sends the next batch in a slot.
+    private enum Turn: Sendable {
+        case answered(Result<Answer, StoreError>)
+        case sends(slot: Int)
+    }
+
     private struct Waiting {
         var question: Question
-        var continuation: CheckedContinuation<Result<Answer, StoreError>, Never>
+        var continuation: CheckedContinuation<Turn, Never>
     }
 
     private struct State {
-        /// The slots with no driver.
+        /// The slots with no query in flight (nor one about to be sent by a question told to).
         var free: [Int]
-        /// The questions asked and not sent yet, in order.
+        /// The questions asked since the last query was sent, in order.
         var waiting: [Waiting] = []
     }
 
     private let state: Mutex<State>
-    /// Where each slot's driver goes on once its query is sent (`nil`: anywhere).
-    private let executors: [(any TaskExecutor)?]
 
     /// How many questions wait for the next query (for tests).
     var waitingCount: Int { state.withLock { $0.waiting.count } }
 
-    /// Batches with `slots` queries in flight at most, whose drivers go on anywhere.
-    convenience init(slots: Int = 1) {
-        self.init(executors: Array(repeating: nil, count: slots))
+    /// Batches with `slots` queries in flight at most.
+    init(slots: Int = 1) {
+        precondition(slots >= 1, "batches need a slot")
+        state = Mutex(State(free: Array((0..<slots).reversed())))
     }
 
-    /// Batches with a slot for each of `executors`, where that slot's driver goes on once its
-    /// query is sent.
-    init(executors: [(any TaskExecutor)?]) {
-        precondition(!executors.isEmpty, "batches need a slot")
-        self.executors = executors
-        state = Mutex(State(free: Array(executors.indices.reversed())))
-    }
-
-    /// The answer to `question`, by `query` (in the batch of a slot's driver, started by this
-    /// call when a slot is free).
-    func answer(_ question: Question, by query: @escaping Query) async throws(StoreError) -> Answer {
-        try await withCheckedContinuation { continuation in
-            let slot = state.withLock { state in
-                state.waiting.append(Waiting(question: question, continuation: continuation))
-                return state.free.popLast()
+    /// The answer to `question`, by `query` (in this call, or in another's that sends a batch
+    /// with it).
+    func answer(_ question: Question, by query: Query) async throws(StoreError) -> Answer {
+        var slot = state.withLock { $0.free.popLast() }
+        if slot == nil {
+            let turn = await withCheckedContinuation { continuation in
+                let freed = state.withLock { state in
+                    // A query in flight may have ended meanwhile: then this question sends.
+                    guard let slot = state.free.popLast() else {
+                        state.waiting.append(Waiting(question: question, continuation: continuation))
+                        return Int?.none
+                    }
+                    return slot
+                }
+                if let freed { continuation.resume(returning: .sends(slot: freed)) }
             }
-            guard let slot else { return }
-            Task.immediate(executorPreference: executors[slot]) { await self.drive(slot, by: query) }
-        }.get()
-    }
-
-    /// Sends the questions waiting by `query` in `slot`, batch after batch, and answers them,
-    /// until none waits; then frees the slot.
-    private func drive(_ slot: Int, by query: Query) async {
-        while true {
-            let batch = state.withLock { state -> [Waiting] in
-                defer { state.waiting = [] }
-                if state.waiting.isEmpty { state.free.append(slot) }
-                return state.waiting
-            }
-            guard !batch.isEmpty else { return }
-            var result: Result<[Answer], StoreError>
-            do { result = .success(try await query(batch.map(\.question), slot)) } catch {
-                result = .failure(error)
-            }
-            if case .success(let answers) = result, answers.count != batch.count {
-                result = .failure(.unavailable("\(answers.count) answers came for \(batch.count) questions"))
-            }
-            for (index, waiting) in batch.enumerated() {
-                waiting.continuation.resume(returning: result.map { $0[index] })
+            switch turn {
+            case .answered(let result): return try result.get()
+            case .sends(let given): slot = given
             }
         }
+        return try await send(first: question, in: slot ?? 0, by: query)
+    }
+
+    /// Sends the batch of `first` and of every question waiting now by `query` in `slot`, answers
+    /// them, and hands the slot to the first question waiting after.
+    private func send(first: Question, in slot: Int, by query: Query) async throws(StoreError) -> Answer {
+        let batch = state.withLock { state in
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        var result: Result<[Answer], StoreError>
+        do { result = .success(try await query([first] + batch.map(\.question), slot)) } catch {
+            result = .failure(error)
+        }
+        if case .success(let answers) = result, answers.count != batch.count + 1 {
+            result = .failure(.unavailable("\(answers.count) answers came for \(batch.count + 1) questions"))
+        }
+        for (index, waiting) in batch.enumerated() {
+            waiting.continuation.resume(returning: .answered(result.map { $0[index + 1] }))
+        }
+        let next = state.withLock { state -> Waiting? in
+            guard !state.waiting.isEmpty else {
+                state.free.append(slot)
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        next?.continuation.resume(returning: .sends(slot: slot))
+        return try result.map { $0[0] }.get()
     }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import FlowStore
 import FlowStorePostgres
 import FlowTesting
@@ -123,37 +122,28 @@ struct PostgresStoreTests {
 }
 
 extension PostgresStoreTests {
-    /// An executor on a queue of its own, standing for a server thread.
-    final class QueueExecutor: TaskExecutor {
-        private let queue = DispatchQueue(label: "caller")
-        func enqueue(_ job: consuming ExecutorJob) {
-            let job = UnownedJob(job)
-            queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
-        }
-    }
-
-    @Test("a caller resumes on its own executor after a batched read or commit, never on the pool's event loops")
-    func callerResumesOnItsExecutor() async throws {
+    @Test(
+        "a task that prefers the store's executor resumes on an event loop of the pool after a call; the next request gets the next loop"
+    )
+    func preferredExecutor() async throws {
         let cluster = try await PostgresCluster.started()
         try await withStore(cluster.url) { store in
             try await store.create(record("e"), entries: [])
             let loops = Array(PostgresClient.defaultEventLoopGroup.makeIterator())
-            let executor = QueueExecutor()
-            let resumed = try await Task(executorPreference: executor) {
-                var places: [Bool] = []
-                func here() -> Bool {
-                    withUnsafeCurrentTask { $0?.unownedTaskExecutor } == executor.asUnownedTaskExecutor()
-                        && !loops.contains { $0.inEventLoop }
-                }
-                if case .unchanged = try await store.load("e", unlessAt: 1) {} else { Issue.record("not unchanged") }
-                places.append(here())
+            let executor = try #require(store.preferredTaskExecutor())
+            let onLoop = try await Task(executorPreference: executor) {
+                #expect(try await store.load("e")?.version == 1)
                 try await store.commit(record("e", version: 2), expectedVersion: 1, entries: [])
-                places.append(here())
-                #expect(try await store.stamp("e")?.version == 2)
-                places.append(here())
-                return places
+                return loops.contains { $0.inEventLoop }
             }.value
-            #expect(resumed == [true, true, true], "read, commit, stamp")
+            #expect(onLoop, "resumed where the answer arrived")
+            let elsewhere = try await Task {
+                _ = try await store.load("e")
+                return loops.contains { $0.inEventLoop }
+            }.value
+            #expect(!elsewhere, "without the preference, on the global executor")
+            let next = try #require(store.preferredTaskExecutor())
+            #expect((next.asUnownedTaskExecutor() == executor.asUnownedTaskExecutor()) == (loops.count == 1))
         }
     }
 

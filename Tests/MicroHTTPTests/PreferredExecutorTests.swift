@@ -1,6 +1,5 @@
 import Dispatch
 import FlowTesting
-import Glibc
 import Synchronization
 import Testing
 
@@ -38,7 +37,7 @@ struct PreferredExecutorTests {
         func preferredTaskExecutor() -> (any TaskExecutor)? { executor }
     }
 
-    @Test("a request that waits resumes on the executor its responder prefers")
+    @Test("a request that waits resumes on the executor its responder prefers; without one, on the global executor")
     func resumesOnPreferredExecutor() async throws {
         let executor = CountingExecutor()
         try await withServer(responder: WaitingResponder(executor: executor)) { server throws in
@@ -48,78 +47,8 @@ struct PreferredExecutorTests {
             }
         }
         #expect(executor.jobs >= 3, "each request resumed there after its wait")
-    }
-
-    /// The name of the thread running the caller.
-    static func threadName() -> String {
-        let name = try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)
-        return name?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
-    }
-
-    /// Answers with the thread it runs on before and after a wait another thread ends, and
-    /// counts the answers it finished.
-    final class ThreadReportingResponder: HTTPResponder {
-        let finished = Atomic<Int>(0)
-        /// Held closed until opened, when set: the wait then lasts until the test opens it.
-        let gate: AsyncStream<Void>?
-        /// Told as each request starts.
-        let started: AsyncStream<Void>.Continuation?
-
-        init(gate: AsyncStream<Void>? = nil, started: AsyncStream<Void>.Continuation? = nil) {
-            self.gate = gate
-            self.started = started
+        try await withServer(responder: WaitingResponder(executor: nil)) { server throws in
+            #expect(try await fetch(port: server.port, "/").text == "none\n")
         }
-
-        func respond(to request: Request) async -> Response {
-            let before = PreferredExecutorTests.threadName()
-            started?.yield()
-            if let gate {
-                for await _ in gate { break }
-            } else {
-                try? await Task.sleep(for: .milliseconds(5))
-            }
-            let after = PreferredExecutorTests.threadName()
-            finished.add(1, ordering: .relaxed)
-            return .text("\(before) \(after)")
-        }
-    }
-
-    @Test("without a preference, a request that waits resumes on the server thread that received it")
-    func resumesOnItsServerThread() async throws {
-        var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0)
-        configuration.threads = 2
-        let responder = ThreadReportingResponder()
-        try await withServer(configuration, responder: responder) { server throws in
-            try await withThrowingTaskGroup(of: String.self) { group in
-                for _ in 0..<8 { group.addTask { try await fetch(port: server.port, "/").text } }
-                for try await text in group {
-                    let threads = text.split(whereSeparator: \.isWhitespace).map(String.init)
-                    #expect(threads.count == 2 && threads[0].hasPrefix("MicroHTTP-"), "\(text)")
-                    #expect(threads.first == threads.last, "\(text)")
-                }
-            }
-        }
-        #expect(responder.finished.load(ordering: .relaxed) == 8)
-    }
-
-    @Test("a request's task that resumes after the server stopped still runs to its end")
-    func resumesAfterTheStop() async throws {
-        var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0)
-        configuration.shutdownGracePeriod = .milliseconds(100)
-        let (gate, open) = AsyncStream<Void>.makeStream()
-        let (started, starting) = AsyncStream<Void>.makeStream()
-        let responder = ThreadReportingResponder(gate: gate, started: starting)
-        let server = HTTPServer(configuration: configuration, responder: responder)
-        try server.start()
-        async let answer = fetch(port: server.port, "/")
-        for await _ in started { break }
-        await server.stop()
-        #expect(try await answer.status == 503)
-        // The daemon's loop has ended: the task's job runs elsewhere, and the task ends.
-        open.yield()
-        for _ in 0..<1000 where responder.finished.load(ordering: .relaxed) == 0 {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(responder.finished.load(ordering: .relaxed) == 1)
     }
 }

@@ -24,10 +24,10 @@ public protocol HTTPResponder: Sendable {
     /// target, a body over the limit). The default is plain text with the reason.
     func response(for rejection: RequestRejection) -> Response
 
-    /// Where the task answering the next request runs once it first suspends. Called once per
-    /// request, on a server thread; `nil` (the default): the server thread that received the
-    /// request, between its turns, so that the answer is handed over where it is sent. The task
-    /// must never block its executor: on a server thread, that would hold its connections.
+    /// Where the task answering the next request runs once it first suspends: the executor the
+    /// things it waits for complete on, so that it resumes there without a hop to another thread.
+    /// Called once per request, on a server thread; `nil` (the default): Swift's global
+    /// concurrent executor. The task must never block its executor.
     func preferredTaskExecutor() -> (any TaskExecutor)?
 }
 

@@ -14,8 +14,6 @@ final class DaemonContext: Sendable {
     let inFlight = Atomic<Int>(0)
     /// Wakes the daemon's ``DaemonLoop``.
     let wakeup: LoopWakeup
-    /// The daemon's thread as the executor its requests' tasks prefer.
-    let executor: DaemonExecutor
     /// The request the daemon's thread is handing to the responder, while it does: what a stop
     /// that finds the thread stuck reports.
     let handing = Mutex<RequestContext?>(nil)
@@ -39,7 +37,6 @@ final class DaemonContext: Sendable {
         guard let wakeup = LoopWakeup() else { return nil }
         self.server = server
         self.wakeup = wakeup
-        executor = DaemonExecutor(wakeup: wakeup)
         self.clientLimit = clientLimit
         deadlines = ConnectionDeadlines(
             readTimeout: server.configuration.readTimeout, idleTimeout: server.configuration.connectionTimeout)

@@ -34,10 +34,8 @@ final class DaemonLoop: @unchecked Sendable {
     /// The thread's name.
     private let name: String
     private let epollDescriptor: Int32
-    /// Signalled by resumed connections, by jobs queued on ``executor`` and by ``stop()``.
+    /// Signalled by resumed connections and by ``stop()``.
     private let wakeup: LoopWakeup
-    /// The jobs of the daemon's requests' tasks, run between the loop's turns.
-    private let executor: DaemonExecutor
     /// The deadlines of the daemon's connections, checked every ``sweepInterval`` milliseconds.
     private let deadlines: ConnectionDeadlines
     static let sweepInterval: UInt64 = 1000
@@ -57,8 +55,7 @@ final class DaemonLoop: @unchecked Sendable {
         let epoll = CMicroHTTPD_epoll_fd(daemon)
         guard epoll >= 0 else { return nil }
         let loop = DaemonLoop(
-            daemon: daemon, name: name, epoll: epoll, wakeup: context.wakeup, executor: context.executor,
-            deadlines: context.deadlines)
+            daemon: daemon, name: name, epoll: epoll, wakeup: context.wakeup, deadlines: context.deadlines)
         let started = pthread_create(
             &loop.thread, nil,
             { raw in
@@ -74,15 +71,12 @@ final class DaemonLoop: @unchecked Sendable {
         return loop
     }
 
-    private init(
-        daemon: OpaquePointer, name: String, epoll: Int32, wakeup: LoopWakeup, executor: DaemonExecutor,
-        deadlines: ConnectionDeadlines
-    ) {
+    private init(daemon: OpaquePointer, name: String, epoll: Int32, wakeup: LoopWakeup, deadlines: ConnectionDeadlines)
+    {
         self.daemon = daemon
         self.name = name
         self.epollDescriptor = epoll
         self.wakeup = wakeup
-        self.executor = executor
         self.deadlines = deadlines
         let version = MHD_get_version().map { String(cString: $0) } ?? ""
         daemonMayWait = version.hasPrefix("0.9.") && CMicroHTTPD_add_wakeup_to_epoll(epoll, wakeup.descriptor) == 0
@@ -104,13 +98,7 @@ final class DaemonLoop: @unchecked Sendable {
         var timeout: UInt64 = 0
         var connections = CMicroHTTPD_connection_count(daemon)
         var nextSweep = ConnectionDeadlines.now() + Self.sweepInterval
-        var jobs: [UnownedJob] = []
-        // Later jobs run elsewhere: nothing runs this loop's once it ends.
-        defer { executor.close() }
         while !stopping.load(ordering: .acquiring) {
-            // First the tasks' jobs: an answer they hand back resumes its connection, which the
-            // daemon's run below then sends.
-            executor.runQueuedJobs(using: &jobs)
             let now = ConnectionDeadlines.now()
             if now >= nextSweep {
                 deadlines.closeOverdue(now: now)

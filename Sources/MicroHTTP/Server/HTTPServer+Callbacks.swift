@@ -199,8 +199,8 @@ extension HTTPServer {
         let responder = self.responder
         // Runs on this thread until the responder first suspends: a responder that answers
         // without waiting is answered right here, with no suspension and no thread hop. Then on
-        // the executor the responder prefers, else on this thread again (see `DaemonExecutor`).
-        Task.immediate(executorPreference: responder.preferredTaskExecutor() ?? daemon.executor) {
+        // the executor the responder prefers.
+        Task.immediate(executorPreference: responder.preferredTaskExecutor()) {
             let response = await responder.respond(to: request)
             self.finish(context, with: response)
         }
