@@ -314,35 +314,31 @@ extension NavigationTree {
     /// tree when it is the top (a refresh, the usual case).
     public func page(at url: String) -> PageNode? {
         if let top, top.url == url { return top }
-        var matches: [NodeID] = []
-        root.collectPages(at: PageURL(url), into: &matches)
-        guard let latest = matches.max() else { return nil }
-        guard matches.count > 1 else { return page(latest) }
-        // The first in the order of `pageIDs(at:)`, without sorting: the latest visible match,
-        // else the latest (a long stack may hold dozens of pages at one URL, and shows few).
-        let shown = visiblePages.filter { matches.contains($0) }.max()
-        return page(shown ?? latest)
+        return rankedMatches(at: url).min(by: Self.precedes).flatMap { page($0.id) }
     }
 
     /// The pages whose URL is `url`: the top first, then visible ones, then the most recent.
     public func pages(at url: String) -> [PageNode] {
         var pages: [NodeID: PageNode] = [:]
         root.forEachPage { page in if page.url == url { pages[page.id] = page } }
-        return pageIDs(at: url).compactMap { pages[$0] }
+        return rankedMatches(at: url).sorted(by: Self.precedes).compactMap { pages[$0.id] }
     }
 
-    /// The ids of ``pages(at:)``, in its order.
-    private func pageIDs(at url: String) -> [NodeID] {
+    /// The ids of the pages at `url`, each with its rank in the order of ``pages(at:)``: 0 the
+    /// top, 1 a visible page, 2 any other. Worked out once a match: a long stack may hold dozens
+    /// of pages at one URL, and shows few, so the visible ones are searched as a short list.
+    private func rankedMatches(at url: String) -> [(rank: Int, id: NodeID)] {
         var matches: [NodeID] = []
         root.collectPages(at: PageURL(url), into: &matches)
-        guard matches.count > 1 else { return matches }
-        let visible = visiblePages
+        guard matches.count > 1 else { return matches.map { (2, $0) } }
+        let visible = Array(visiblePages)
         let topID = top?.id
-        return matches.sorted { a, b in
-            let rankA = a == topID ? 0 : visible.contains(a) ? 1 : 2
-            let rankB = b == topID ? 0 : visible.contains(b) ? 1 : 2
-            return rankA != rankB ? rankA < rankB : a > b
-        }
+        return matches.map { id in (id == topID ? 0 : visible.contains(id) ? 1 : 2, id) }
+    }
+
+    /// Whether `a` comes before `b` in the order of ``pages(at:)``: by rank, then the latest first.
+    private static func precedes(_ a: (rank: Int, id: NodeID), _ b: (rank: Int, id: NodeID)) -> Bool {
+        a.rank != b.rank ? a.rank < b.rank : a.id > b.id
     }
 
     /// The flow a page belongs to (the flow whose container or presentation holds it).
