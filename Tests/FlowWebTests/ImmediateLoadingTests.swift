@@ -96,7 +96,7 @@ struct ImmediateLoadingTests {
         var newer = changed
         newer.version += 1
         let (next, expected) = (newer, changed.version)
-        try await service.locks.withLock(id) {
+        try await service.locks.holding(created) {
             try store.commit(next, expectedVersion: expected, entries: [])
             #expect(show() == nil)
         }

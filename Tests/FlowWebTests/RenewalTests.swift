@@ -17,7 +17,8 @@ struct RenewalTests {
             // The session's lock is held while 8 page requests load the session, find it due and
             // queue for the lock to renew it.
             let (gate, openGate) = AsyncStream<Void>.makeStream()
-            let holder = Task { await locks.withLock(id) { for await _ in gate {} } }
+            let known = try #require(try await site.responder.sessions.load(id))
+            let holder = Task { await locks.holding(known) { for await _ in gate {} } }
             while locks.waiterCount(id) == nil { await Task.yield() }
             let request = try Request(method: .get, target: "/items/7", headers: ["Cookie": "flowserver_session=\(id)"])
             let pages = (0..<8).map { _ in Task { await site.responder.respond(to: request) } }

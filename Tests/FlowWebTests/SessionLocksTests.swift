@@ -5,78 +5,61 @@ import Testing
 
 @Suite("Session locks")
 struct SessionLocksTests {
-    struct Failure: Error {}
-
-    /// A flag one task raises and others wait for.
-    final class Flag: Sendable {
-        private let raised = Atomic<Bool>(false)
-        func raise() { raised.store(true, ordering: .sequentiallyConsistent) }
-        func wait() async { while !raised.load(ordering: .sequentiallyConsistent) { await Task.yield() } }
+    /// What each waiter's turn came to, by its change.
+    final class Turns: Sendable {
+        let byChange = Mutex<[Int: String]>([:])
+        func record(_ change: Int, _ turn: String) { byChange.withLock { $0[change] = turn } }
     }
 
-    /// What the bodies saw: how many were inside at once, at most, and the order they ran in.
-    final class Log: Sendable {
-        let counts = Mutex<(inside: Int, most: Int)>((0, 0))
-        let order = Mutex<[Int]>([])
-    }
-
-    @Test("a session's bodies run one at a time, in the order they asked for the lock")
-    func oneAtATimeInOrder() async throws {
-        let locks = SessionLocks()
-        let log = Log()
-        let release = Flag()
-        // The first body holds the lock until the waiters have queued behind it.
-        let first = Task {
-            await locks.withLock("s") {
-                await release.wait()
-                log.order.withLock { $0.append(0) }
-            }
+    @Test(
+        "a lock released goes to its first waiter with every change queued behind it, in order; the others are served by it"
+    )
+    func handedOverWithTheQueue() async throws {
+        let locks = SessionLocks<Int>()
+        let turns = Turns()
+        guard case .holds(let none) = await locks.acquire("s", for: 0) else {
+            Issue.record("a free lock is taken")
+            return
         }
-        while locks.waiterCount("s") == nil { await Task.yield() }
+        #expect(none.isEmpty)
         var waiters: [Task<Void, Never>] = []
-        for index in 1...20 {
+        for change in 1...5 {
             waiters.append(
                 Task {
-                    await locks.withLock("s") {
-                        log.counts.withLock {
-                            $0.inside += 1
-                            $0.most = max($0.most, $0.inside)
-                        }
-                        await Task.yield()
-                        log.order.withLock { $0.append(index) }
-                        log.counts.withLock { $0.inside -= 1 }
+                    switch await locks.acquire("s", for: change) {
+                    case .served:
+                        turns.record(change, "served")
+                    case .holds(let queued):
+                        turns.record(change, "holds \(queued.map(\.change))")
+                        for waiter in queued { waiter.served() }
+                        locks.release("s")
                     }
                 })
             // Each waiter queues before the next one starts.
-            while locks.waiterCount("s") ?? 0 < index { await Task.yield() }
+            while locks.waiterCount("s") ?? 0 < change { await Task.yield() }
         }
-        release.raise()
-        await first.value
+        locks.release("s")
         for waiter in waiters { await waiter.value }
-        #expect(log.order.withLock { $0 } == Array(0...20))
-        #expect(log.counts.withLock { $0.most } == 1)
-        #expect(locks.waiterCount("s") == nil)
+        #expect(
+            turns.byChange.withLock { $0 } == [
+                1: "holds [2, 3, 4, 5]", 2: "served", 3: "served", 4: "served", 5: "served",
+            ])
+        #expect(locks.waiterCount("s") == nil, "released with nobody queued, the lock is free")
     }
 
     @Test("different sessions hold their locks at the same time")
     func sessionsInParallel() async {
-        let locks = SessionLocks()
-        let release = Flag()
-        let a = Task { await locks.withLock("a") { await release.wait() } }
-        while locks.waiterCount("a") == nil { await Task.yield() }
-        let ranInB = await locks.withLock("b") { true }
-        #expect(ranInB)
-        release.raise()
-        await a.value
-    }
-
-    @Test("a body that throws releases the lock")
-    func throwingBodyReleases() async {
-        let locks = SessionLocks()
-        await #expect(throws: Failure.self) {
-            try await locks.withLock("s") { throw Failure() }
+        let locks = SessionLocks<Int>()
+        guard case .holds = await locks.acquire("a", for: 1), case .holds = await locks.acquire("b", for: 2) else {
+            Issue.record("free locks are taken")
+            return
         }
-        #expect(locks.waiterCount("s") == nil)
-        #expect(await locks.withLock("s") { 7 } == 7)
+        #expect(locks.waiterCount("a") == 0 && locks.waiterCount("b") == 0)
+        locks.release("a")
+        locks.release("b")
+        #expect(locks.waiterCount("a") == nil && locks.waiterCount("b") == nil)
+        #expect(locks.take("a"), "a free lock is taken at once")
+        #expect(!locks.take("a"), "a held one is not")
+        locks.release("a")
     }
 }

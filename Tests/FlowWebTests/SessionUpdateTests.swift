@@ -9,15 +9,27 @@ import Testing
 
 @Suite("Changing a session under its lock")
 struct SessionUpdateTests {
-    /// A memory store that counts its reads (of contents, and of stamps), and can commit behind
-    /// the service's back as another instance would.
+    /// A memory store that counts its reads (of contents, and of stamps) and its commits, can
+    /// hold commits back (as a database's round trip would), and can commit behind the service's
+    /// back as another instance would.
     final class ReadCountingStore: SessionStamping {
         let inner = MemorySessionStore()
         private let count = Atomic<Int>(0)
         private let stampCount = Atomic<Int>(0)
+        private let commitCount = Atomic<Int>(0)
+        /// How many commits may still go through (`nil`: any number).
+        private let commitPermits = Mutex<Int?>(nil)
+        private let heldCount = Atomic<Int>(0)
         var loads: Int { count.load(ordering: .relaxed) }
         var stamps: Int { stampCount.load(ordering: .relaxed) }
+        /// The commits made (or refused for their version), not counting those still held.
+        var commits: Int { commitCount.load(ordering: .relaxed) }
+        /// How many commits wait to go through.
+        var heldCommits: Int { heldCount.load(ordering: .relaxed) }
         var isShared: Bool { true }
+
+        /// Lets `permits` more commits through, holding back those after (`nil`: all of them).
+        func allowCommits(_ permits: Int?) { commitPermits.withLock { $0 = permits } }
 
         func stamp(_ id: String) async throws(StoreError) -> SessionStamp? {
             stampCount.add(1, ordering: .relaxed)
@@ -32,6 +44,17 @@ struct SessionUpdateTests {
             try inner.create(record, entries: entries)
         }
         func commit(_ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord]) async throws(StoreError) {
+            heldCount.add(1, ordering: .relaxed)
+            while !commitPermits.withLock({ permits in
+                guard let left = permits else { return true }
+                guard left > 0 else { return false }
+                permits = left - 1
+                return true
+            }) {
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+            heldCount.subtract(1, ordering: .relaxed)
+            commitCount.add(1, ordering: .relaxed)
             try inner.commit(record, expectedVersion: expectedVersion, entries: entries)
         }
         func history(_ id: String, after: Int, limit: Int) async throws(StoreError) -> [HistoryRecord] {

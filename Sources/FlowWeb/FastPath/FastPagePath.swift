@@ -88,7 +88,7 @@ final class FastPagePath: Sendable {
                         // This instance committed or read the stamp's version: nothing to read.
                         session = held
                         session.record = SessionRecord(ownCopyOf: held.record)
-                    } else if let held, held.record.version < stamp.version, sessions.locks.waiterCount(id) != nil {
+                    } else if let held, held.record.version < stamp.version, sessions.isLocked(id) {
                         // Newer than this instance's copy while this instance changes the
                         // session: most often its own commit, stored and about to be cached.
                         // The async path decodes the version only if it still must.

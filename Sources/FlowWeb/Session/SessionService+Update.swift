@@ -11,6 +11,10 @@ extension SessionService {
     /// store another (see ``SessionCreationLimit``). The history the commit folds into a snapshot
     /// is dropped once the lock is released.
     ///
+    /// Changes that waited for the lock together are applied one after the other by the first of
+    /// them and committed in one commit (see ``SessionLocks``): each is answered with the session
+    /// as it left it, once the commit is stored.
+    ///
     /// - Throws: ``WebError`` `404` when the session is gone, `429` when its client stored too
     ///   many new sessions lately, `503` when the store fails.
     func update<Result: Sendable>(
@@ -18,25 +22,82 @@ extension SessionService {
         _ body: @escaping @Sendable (inout LoadedSession) async throws(WebError) -> Change<Result>
     ) async throws(WebError) -> UpdatedSession<Result> {
         let id = known.record.id
-        do {
-            // The history is folded once the lock is released: dropping entries a stored snapshot
-            // covers needs no lock, and the session's next change need not wait for it.
-            let (updated, folding, refusal) = try await locks.withLock(id) {
-                () async throws -> OptimisticCommit<Step, Result>.Committed in
-                var current: LoadedSession?
-                if known.isStored, var latest = self.decoded.latest(id), latest.record.version >= known.record.version {
-                    // What this instance read or committed since `known` was read, as fresh as
-                    // reading again (the commit's version check catches another instance's change).
-                    latest.isConfirmed = known.isConfirmed
-                    current = latest.record.version == known.record.version ? known : latest
-                } else {
-                    current = try await self.load(id)
-                }
-                return try await OptimisticCommit(service: self, client: known.client, body: body).run(from: current)
+        if locks.take(id) {
+            // Nobody waits: no queue to serve, so the change needs no place for its outcome.
+            let committed: OptimisticCommit<Step, Result>.Committed
+            do { committed = try await commitAlone(known, body) } catch {
+                locks.release(id)
+                throw error
             }
-            if let folding { await fold(folding) }
-            if let refusal { throw refusal.error }
-            return updated
+            locks.release(id)
+            if let folding = committed.commit { await fold(folding) }
+            if let refusal = committed.refusal { throw refusal.error }
+            return committed.updated
+        }
+        let outcome = ChangeOutcome<Step, Result>()
+        let change = QueuedChange<Step>(
+            known: known,
+            apply: { session in
+                do throws(WebError) {
+                    let change = try await body(&session)
+                    outcome.applied(change.result)
+                    return change.commits ? .changed(change.entries) : .unchanged
+                } catch {
+                    outcome.set(.failure(error))
+                    return .failed
+                }
+            },
+            commitAlone: {
+                do throws(WebError) {
+                    let committed = try await self.commitAlone(known, body)
+                    outcome.set(committed.refusal.map { .failure($0.error) } ?? .success(committed.updated))
+                    return committed.commit
+                } catch {
+                    outcome.set(.failure(error))
+                    return nil
+                }
+            },
+            finish: { session, refusal in outcome.finish(session, refusal: refusal) },
+            fail: { outcome.set(.failure($0)) })
+        guard case .holds(let queued) = await locks.acquire(id, for: change) else { return try outcome.get() }
+        let folding = await commit([change] + queued.map(\.change))
+        // The history is folded once the lock is released: dropping entries a stored snapshot
+        // covers needs no lock, and the session's next change need not wait for it.
+        locks.release(id)
+        for waiter in queued { waiter.served() }
+        if let folding { await fold(folding) }
+        return try outcome.get()
+    }
+
+    /// Commits `changes` (of one session, in the order they asked for its lock) and sets each
+    /// one's outcome: together when they can be, else one by one. Answers the last commit whose
+    /// history is to fold.
+    private func commit(_ changes: [QueuedChange<Step>]) async -> SessionCommit<Step>? {
+        if changes.count > 1, case .committed(let folding) = await commitTogether(changes) { return folding }
+        var folding: SessionCommit<Step>?
+        for change in changes {
+            if let commit = await change.commitAlone() { folding = commit }
+        }
+        return folding
+    }
+
+    /// Commits `body` by itself, starting from the newest copy of the session this instance has.
+    private func commitAlone<Result: Sendable>(
+        _ known: LoadedSession,
+        _ body: @escaping @Sendable (inout LoadedSession) async throws(WebError) -> Change<Result>
+    ) async throws(WebError) -> OptimisticCommit<Step, Result>.Committed {
+        let id = known.record.id
+        do {
+            var current: LoadedSession?
+            if known.isStored, var latest = decoded.latest(id), latest.record.version >= known.record.version {
+                // What this instance read or committed since `known` was read, as fresh as
+                // reading again (the commit's version check catches another instance's change).
+                latest.isConfirmed = known.isConfirmed
+                current = latest.record.version == known.record.version ? known : latest
+            } else {
+                current = try await load(id)
+            }
+            return try await OptimisticCommit(service: self, client: known.client, body: body).run(from: current)
         } catch let error as WebError {
             throw error
         } catch let error as StoreError {
@@ -56,19 +117,25 @@ extension SessionService {
 
     /// `session` as it is once `prepared` was committed (and cached as such).
     func committed(_ prepared: SessionCommit<Step>, _ session: LoadedSession) -> LoadedSession {
-        var session = session
-        session.record = prepared.record
-        session.committed = prepared.entries.map { $0.entry(sessionCreatedAt: prepared.record.createdAt) }
-        session.extra = prepared.extra
-        session.extra.changed = false
-        session.encoded = prepared.encoded
-        session.isConfirmed = true
+        let session = Self.session(session, committedAs: prepared)
         decoded.store(session)
         if let top = session.tree.top {
             events.publish(
                 prepared.record.id, version: prepared.record.version,
                 top: PageReference(node: top.id.rawValue, url: top.url))
         }
+        return session
+    }
+
+    /// `session` as `commit` stores it: its record, bookkeeping, encoding and new entries.
+    static func session(_ session: LoadedSession, committedAs commit: SessionCommit<Step>) -> LoadedSession {
+        var session = session
+        session.record = commit.record
+        session.committed = commit.entries.map { $0.entry(sessionCreatedAt: commit.record.createdAt) }
+        session.extra = commit.extra
+        session.extra.changed = false
+        session.encoded = commit.encoded
+        session.isConfirmed = true
         return session
     }
 }

@@ -42,7 +42,8 @@ final class SessionService<Step: FlowStep>: Sendable {
     let creationLimit: SessionCreationLimit?
     /// The open event streams, told of every commit.
     let events: SessionEvents
-    let locks = SessionLocks()
+    /// Each session's lock, whose waiters queue their changes.
+    let locks = SessionLocks<QueuedChange<Step>>()
     let clock: @Sendable () -> Int64
     let metrics: WebMetrics?
     /// Where navigations are logged.
