@@ -2,8 +2,9 @@ import FlowCore
 
 /// A change to a session as the holder of the session's lock applies it, whatever its result's
 /// type (see ``SessionLocks`` and ``SessionService/update(_:_:)``): its body applied to a copy
-/// of the session, or the whole change committed by itself, and where its outcome goes.
-struct QueuedChange<Step: FlowStep>: Sendable {
+/// of the session, or the whole change committed by itself, and where its outcome goes. A class:
+/// the changes are passed around in the lock's queue, and a copy of a reference is one count.
+final class QueuedChange<Step: FlowStep>: Sendable {
     /// What applying a change's body came to.
     enum Application: Sendable {
         /// The body failed; the change's outcome holds the error.
@@ -26,6 +27,20 @@ struct QueuedChange<Step: FlowStep>: Sendable {
     let finish: @Sendable (LoadedSession, LimitCrossing?) -> Void
     /// Sets the outcome: the change failed.
     let fail: @Sendable (WebError) -> Void
+
+    /// A change of the session `known`, with what the holder of the lock calls.
+    init(
+        known: LoadedSession, apply: @escaping @Sendable (inout LoadedSession) async -> Application,
+        commitAlone: @escaping @Sendable () async -> SessionCommit<Step>?,
+        finish: @escaping @Sendable (LoadedSession, LimitCrossing?) -> Void,
+        fail: @escaping @Sendable (WebError) -> Void
+    ) {
+        self.known = known
+        self.apply = apply
+        self.commitAlone = commitAlone
+        self.finish = finish
+        self.fail = fail
+    }
 }
 
 /// Where a change keeps its outcome until its request takes it.
