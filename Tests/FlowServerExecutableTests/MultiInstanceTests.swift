@@ -97,10 +97,10 @@ private func pageURLs(ofFlow flow: String, in node: [String: Any]) -> [String]? 
     return nil
 }
 
-/// The `flowserver_commit_conflicts_total` counter of the server at `port`.
-private func commitConflicts(port: Int) async throws -> Int {
+/// Counter `flowserver_<name>_total` of the server at `port`.
+private func counter(_ name: String, port: Int) async throws -> Int {
     let text = try await TestBrowser(port: port).get("/metrics").text
-    let line = text.split(separator: "\n").first { $0.hasPrefix("flowserver_commit_conflicts_total") }
+    let line = text.split(separator: "\n").first { $0.hasPrefix("flowserver_\(name)_total") }
     return line.flatMap { $0.split(separator: " ").last }.flatMap { Int(Double($0) ?? 0) } ?? 0
 }
 
@@ -184,10 +184,18 @@ struct MultiInstanceTests {
         let picked = history.compactMap(movieID).map { "/movies/\($0)" }
         let root = try #require(try await onA.state()["root"] as? [String: Any])
         #expect(pageURLs(ofFlow: "wishlist", in: root) == ["/wishlist"] + picked)
-        // The instances did contend: some commits lost and were applied again.
-        let conflicts = try await [portA, portB].asyncMap { try await commitConflicts(port: $0) }.reduce(0, +)
-        #expect(conflicts > 0)
-        print("two instances, 200 concurrent steps on one session: \(conflicts) commits applied again after a conflict")
+        // The steps did contend: some commits lost to the other instance and were applied again,
+        // or steps that waited for the session's lock on one instance were stored together (how
+        // many of each depends on timing; `CommitTogetherTests` checks both ways).
+        let conflicts = try await [portA, portB].asyncMap { try await counter("commit_conflicts", port: $0) }
+            .reduce(0, +)
+        let together = try await [portA, portB].asyncMap {
+            try await counter("changes_committed_together", port: $0)
+        }.reduce(0, +)
+        #expect(conflicts + together > 0)
+        print(
+            "two instances, 200 concurrent steps on one session: \(conflicts) commits applied again after a conflict, \(together) steps stored together with others"
+        )
     }
 
     @Test(

@@ -76,13 +76,13 @@ public final class WebMetrics: Sendable {
         }
     }
 
-    /// Adds one to counter `flowserver_<name>_total` with `labels`.
-    private func count(_ name: String, help: String, labels: [(String, String)] = []) {
+    /// Adds `amount` to counter `flowserver_<name>_total` with `labels`.
+    private func count(_ name: String, help: String, labels: [(String, String)] = [], by amount: Int64 = 1) {
         registry.makeCounter(
             descriptor: MetricNameDescriptor(
                 namespace: "flowserver", metricName: name, unitName: "total", helpText: help),
             labels: labels
-        ).increment()
+        ).increment(by: amount)
     }
 
     func recordNavigation(_ outcome: NavigationOutcome) {
@@ -105,6 +105,13 @@ public final class WebMetrics: Sendable {
 
     func recordCommitConflict() {
         count("commit_conflicts", help: "Commits that lost to another writer of the session and were applied again")
+    }
+
+    func recordCommittedTogether(_ changes: Int) {
+        count(
+            "changes_committed_together",
+            help: "Changes stored in one commit with others that waited for the same session's lock",
+            by: Int64(changes))
     }
 
     func recordRateLimited() {

@@ -66,6 +66,7 @@ extension SessionService {
             return .committed(folding: nil)
         }
         calls.health.succeeded()
+        metrics?.recordCommittedTogether(changes.count)
         for (change, made) in zip(changes, made) {
             switch made {
             case .failed:
