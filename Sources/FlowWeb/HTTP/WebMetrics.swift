@@ -110,7 +110,7 @@ public final class WebMetrics: Sendable {
     func recordCommittedTogether(_ changes: Int) {
         count(
             "changes_committed_together",
-            help: "Changes stored in one commit with others that waited for the same session's lock",
+            help: "Changes that waited for a session's lock together and were answered after one commit",
             by: Int64(changes))
     }
 
