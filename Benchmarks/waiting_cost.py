@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""What waiting for a store costs the server, with no store work: `python3 Benchmarks/waiting_cost.py BINARY [ROUNDS]`.
+
+BINARY is a release build with `Benchmarks/experiments/waiting-memory-store.patch` applied
+(`git apply` it, `swift build -c release --product flowserver`, copy the binary, `git checkout
+Sources`). The patch makes the memory store's commit, when `FLOWSERVER_WAIT` is set, suspend and
+resume on another thread (a Dispatch queue the requests prefer) after `FLOWSERVER_WAIT_US`
+microseconds: a store whose answers arrive elsewhere, later, and cost nothing to make.
+
+Runs `steps.lua` (16 sessions, 64 connections, 2 server threads) under `cpu_per_request.measure`
+for each variant in turn, ROUNDS times (default 3): the store as it is; answered at once on
+another thread; answered through a Dispatch timer of 1 µs (the timer's own cost); answered 3 ms
+later (about a PostgreSQL commit's wait under this load). Prints each run's line and the median
+server µs a step of each variant.
+"""
+import contextlib
+import io
+import os
+import statistics
+import sys
+
+import cpu_per_request
+
+VARIANTS = [
+    ("answered on the server's thread", None),
+    ("answered at once, on another thread", "0"),
+    ("answered through a 1 µs timer", "1"),
+    ("answered 3 ms later", "3000"),
+]
+
+
+def main():
+    binary = sys.argv[1]
+    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    costs = {name: [] for name, _ in VARIANTS}
+    for round_number in range(rounds):
+        shift = round_number % len(VARIANTS)
+        for name, wait in VARIANTS[shift:] + VARIANTS[:shift]:
+            os.environ.pop("FLOWSERVER_WAIT", None)
+            if wait is not None:
+                os.environ["FLOWSERVER_WAIT"] = "1"
+                os.environ["FLOWSERVER_WAIT_US"] = wait
+            printed = io.StringIO()
+            with contextlib.redirect_stdout(printed):
+                costs[name].append(cpu_per_request.measure(binary, "memory", name, "step", 2))
+            print(next(line for line in printed.getvalue().splitlines() if "req/s" in line), flush=True)
+    os.environ.pop("FLOWSERVER_WAIT", None)
+    print()
+    for name, values in costs.items():
+        print(f"{name}: {statistics.median(values):.1f} µs a step (runs: {', '.join(f'{v:.1f}' for v in values)})")
+
+
+if __name__ == "__main__":
+    main()
