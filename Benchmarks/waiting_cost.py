@@ -3,14 +3,15 @@
 
 BINARY is a release build with `Benchmarks/experiments/waiting-memory-store.patch` applied
 (`git apply` it, `swift build -c release --product flowserver`, copy the binary, `git checkout
-Sources`). The patch makes the memory store's commit, when `FLOWSERVER_WAIT` is set, suspend and
-resume on another thread (a Dispatch queue the requests prefer) after `FLOWSERVER_WAIT_US`
-microseconds: a store whose answers arrive elsewhere, later, and cost nothing to make.
+Sources` and delete `Sources/MicroHTTP/Server/DaemonExecutor.swift`). The patch makes the memory
+store's commit suspend and resume later, the store doing no more work than before:
+`FLOWSERVER_WAIT=other` resumes it on another thread (a Dispatch queue the requests prefer, as
+they prefer PostgreSQL's event loops); `FLOWSERVER_WAIT=same` on the server thread that holds the
+request, from its daemon loop (the patch brings back session 27's `DaemonExecutor`, and gives it
+timers); either after `FLOWSERVER_WAIT_US` microseconds.
 
 Runs `steps.lua` (16 sessions, 64 connections, 2 server threads) under `cpu_per_request.measure`
-for each variant in turn, ROUNDS times (default 3): the store as it is; answered at once on
-another thread; answered through a Dispatch timer of 1 µs (the timer's own cost); answered 3 ms
-later (about a PostgreSQL commit's wait under this load). Prints each run's line and the median
+for each variant in turn, ROUNDS times (default 3), and prints each run's line and the median
 server µs a step of each variant.
 """
 import contextlib
@@ -22,23 +23,24 @@ import sys
 import cpu_per_request
 
 VARIANTS = [
-    ("answered on the server's thread", None),
-    ("answered at once, on another thread", "0"),
-    ("answered through a 1 µs timer", "1"),
-    ("answered 3 ms later", "3000"),
+    ("answered on the server's thread, no wait", None, None),
+    ("answered at once, on another thread", "other", "0"),
+    ("answered 3 ms later, on another thread", "other", "3000"),
+    ("answered at the loop's next turn, on the request's thread", "same", "0"),
+    ("answered 3 ms later, on the request's thread", "same", "3000"),
 ]
 
 
 def main():
     binary = sys.argv[1]
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
-    costs = {name: [] for name, _ in VARIANTS}
+    costs = {name: [] for name, _, _ in VARIANTS}
     for round_number in range(rounds):
         shift = round_number % len(VARIANTS)
-        for name, wait in VARIANTS[shift:] + VARIANTS[:shift]:
+        for name, mode, wait in VARIANTS[shift:] + VARIANTS[:shift]:
             os.environ.pop("FLOWSERVER_WAIT", None)
-            if wait is not None:
-                os.environ["FLOWSERVER_WAIT"] = "1"
+            if mode is not None:
+                os.environ["FLOWSERVER_WAIT"] = mode
                 os.environ["FLOWSERVER_WAIT_US"] = wait
             printed = io.StringIO()
             with contextlib.redirect_stdout(printed):
