@@ -29,17 +29,23 @@ from soak import FlowServer  # noqa: E402
 TICK = os.sysconf("SC_CLK_TCK")
 
 
+def cpu_seconds(pid):
+    """Seconds of CPU process `pid` has used so far, all its threads."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
 def cpu_by_process():
     """Seconds of CPU each command name has used so far (processes alive now), and the idle time."""
     used = {}
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
-            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+            seconds = cpu_seconds(pid)
             name = open(f"/proc/{pid}/comm").read().strip()
         except OSError:
             continue
         name = "kernel workers" if name.startswith("kworker") else name
-        used[name] = used.get(name, 0) + (int(fields[11]) + int(fields[12])) / TICK
+        used[name] = used.get(name, 0) + seconds
     return used, int(open("/proc/stat").readline().split()[4]) / TICK
 
 

@@ -11,7 +11,6 @@ PostgreSQL alternately; prints each round's req/s, p99 and the server's CPU a re
 >= 0.4, p99 under 20 ms at 64 connections; the CPU ratios are issue 42's (a page at most 2x, a step
 at most 1.5x) with the database off the server's core.
 """
-import os
 import pathlib
 import re
 import statistics
@@ -24,10 +23,10 @@ sys.path.insert(0, str(HERE.parent / "Tests" / "soak"))
 sys.path.insert(0, str(HERE))
 from ab import client_limits_off, page_target, step_target  # noqa: E402
 from cluster import PostgresCluster  # noqa: E402
+from cpu_per_request import cpu_seconds  # noqa: E402
 from soak import FlowServer  # noqa: E402
 
 ROUNDS = 3
-TICK = os.sysconf("SC_CLK_TCK")
 
 
 def pin(pid, core):
@@ -37,12 +36,6 @@ def pin(pid, core):
 
 def postmaster_pid(cluster):
     return int((cluster.directory / "data" / "postmaster.pid").read_text().split()[0])
-
-
-def cpu_seconds(pid):
-    """The CPU time process `pid` has used so far, all its threads."""
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK
 
 
 def run_wrk(target, server_pid):
