@@ -72,12 +72,6 @@ public protocol SessionStore: Sendable {
     /// app's `ServiceGroup` (FlowServerRuntime does; tests use FlowTesting's
     /// `withRunningServices`). A store whose services do not run may not work. None by default.
     var services: [any Service] { get }
-    /// Where a task that waits on this store had best run: a store whose calls complete on
-    /// threads of its own (PostgreSQL's event loops) names one of them, a different one from call
-    /// to call, so that a request resumes on the thread its answer arrived on instead of hopping
-    /// to another. A task run there must never block it. `nil` by default (Swift's global
-    /// concurrent executor).
-    func preferredTaskExecutor() -> (any TaskExecutor)?
     /// Gets the store ready once its ``services`` run (PostgreSQL: connects and migrates); call
     /// it before any other call. The default does nothing.
     ///
@@ -116,9 +110,6 @@ extension SessionStore {
 
     /// No background work.
     public var services: [any Service] { [] }
-
-    /// No preference: tasks run on Swift's global concurrent executor.
-    public func preferredTaskExecutor() -> (any TaskExecutor)? { nil }
 
     /// Ready at once.
     public func prepare() async throws(StoreError) {}

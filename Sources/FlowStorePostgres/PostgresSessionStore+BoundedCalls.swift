@@ -23,9 +23,6 @@ extension PostgresSessionStore {
         // A try while it is unreachable holds its session's lock: it gives up sooner.
         case .tryingAgain: limit = min(timeout, .seconds(1))
         }
-        let callersExecutor = withUnsafeCurrentTask { task in task?.unownedTaskExecutor }.flatMap { preferred in
-            executors.first { $0.asUnownedTaskExecutor() == preferred }
-        }
         let answer = OnceContinuation<T>()
         let reachability = self.reachability
         let ticket = Ticket()
@@ -34,10 +31,8 @@ extension PostgresSessionStore {
             let value = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 answer.set(continuation)
                 // A task of its own, so the caller can be answered at the deadline whatever the
-                // query does: it runs on this thread until the query is sent, then resumes on the
-                // caller's event loop when the caller prefers one (an immediate task does not
-                // inherit the preference).
-                let work = Task.immediate(executorPreference: callersExecutor) {
+                // query does: it runs on this thread until the query is sent.
+                let work = Task.immediate {
                     do {
                         answer.resume(with: .success(try await body()))
                     } catch let error as PostgresTransactionError {

@@ -26,8 +26,8 @@ extension PostgresSessionStore {
     public func commit(_ record: SessionRecord, expectedVersion: Int, entries: [HistoryRecord]) async throws(StoreError)
     {
         let pending = PendingCommit(record: record, expectedVersion: expectedVersion, entries: entries)
-        let outcome = try await commitQueries.answer(pending) { commits, slot async throws(StoreError) in
-            try await self.make(commits, on: self.commitConnections[slot])
+        let outcome = try await commitQueries.answer(pending) { commits async throws(StoreError) in
+            try await self.make(commits, on: self.commitConnection)
         }
         switch outcome {
         case .committed: return

@@ -13,7 +13,7 @@ extension PostgresSessionStore {
     /// Asked together with the other reads in flight (see `QueryBatches`): one query, which
     /// sends a row's contents only when it is not at the version held.
     public func load(_ id: String, unlessAt version: Int) async throws(StoreError) -> SessionReading {
-        try await readQueries.answer(HeldVersion(id: id, version: version)) { held, _ async throws(StoreError) in
+        try await readQueries.answer(HeldVersion(id: id, version: version)) { held async throws(StoreError) in
             let readings = try await self.read(Array(Set(held)))
             return held.map { readings[$0] ?? .missing }
         }
@@ -21,7 +21,7 @@ extension PostgresSessionStore {
 
     /// Asked together with the other stamps in flight (see `QueryBatches`).
     public func stamp(_ id: String) async throws(StoreError) -> SessionStamp? {
-        try await stampQueries.answer(id) { ids, _ async throws(StoreError) in
+        try await stampQueries.answer(id) { ids async throws(StoreError) in
             let stamps = try await self.stamps(of: Array(Set(ids)))
             return ids.map { stamps[$0] ?? nil }
         }

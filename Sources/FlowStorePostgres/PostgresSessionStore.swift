@@ -25,20 +25,18 @@ public final class PostgresSessionStore: SessionStamping {
     let timeout: Duration
     /// Whether the database answered lately: while it does not, calls fail at once.
     let reachability: Reachability
-    /// The pool's event loops as executors, and which one the next request prefers.
-    let executors: [EventLoopTaskExecutor]
-    private let nextExecutor = Atomic<Int>(0)
     /// The conditional reads of held sessions, asked together.
     let readQueries = QueryBatches<HeldVersion, SessionReading>()
     /// The stamps of sessions, asked together.
     let stampQueries = QueryBatches<String, SessionStamp?>()
-    /// The commits of steps, made together, two batches at a time: one is sent while the other
-    /// waits for the log's flush.
-    let commitQueries = QueryBatches<PendingCommit, CommitOutcome>(slots: 2)
-    /// The connections of those batches, one for each slot.
+    /// The commits of steps, made together: one transaction in flight, and the commits asked for
+    /// meanwhile wait for it and go together in the next (a second in flight made each smaller
+    /// and cost the server more a step; see Benchmarks/README.md).
+    let commitQueries = QueryBatches<PendingCommit, CommitOutcome>()
+    /// The connections of those batches, one for each kind.
     let readConnection: BatchConnection
     let stampConnection: BatchConnection
-    let commitConnections: [BatchConnection]
+    let commitConnection: BatchConnection
 
     /// A store on the database at `url`, not connected yet: run its ``services`` (the connection
     /// pool), then call ``prepare()``, which connects and migrates. Every call is bounded by
@@ -61,20 +59,24 @@ public final class PostgresSessionStore: SessionStamping {
         var configuration = PostgresClient.Configuration(
             host: host, port: port, username: user, password: components.password, database: database, tls: .disable)
         configuration.options.connectTimeout = .seconds(Int64(timeout.components.seconds))
-        let loops = PostgresClient.defaultEventLoopGroup
-        client = PostgresClient(configuration: configuration, eventLoopGroup: loops, backgroundLogger: logger)
-        executors = loops.makeIterator().map(EventLoopTaskExecutor.init)
+        // Every connection of the store on one event loop: under load the batches keep the
+        // database's traffic to a fraction of a query a request, which one thread carries, and
+        // each loop more was one more thread for the others to wake (Benchmarks/README.md).
+        // Requests do not run there: they resume on the global executor, so what they do after
+        // a query spreads over every core.
+        let loop = PostgresClient.defaultEventLoopGroup.next()
+        client = PostgresClient(configuration: configuration, eventLoopGroup: loop, backgroundLogger: logger)
         var single = PostgresConnection.Configuration(
             host: host, port: port, username: user, password: components.password, database: database, tls: .disable)
         single.options.connectTimeout = .seconds(Int64(timeout.components.seconds))
-        (readConnection, stampConnection) = (
-            BatchConnection(single, on: loops.next(), logger: logger),
-            BatchConnection(single, on: loops.next(), logger: logger)
+        (readConnection, stampConnection, commitConnection) = (
+            BatchConnection(single, on: loop, logger: logger),
+            BatchConnection(single, on: loop, logger: logger),
+            BatchConnection(single, on: loop, logger: logger)
         )
-        commitConnections = (0..<2).map { _ in BatchConnection(single, on: loops.next(), logger: logger) }
         reachability = Reachability()
         runner = Runner(
-            client: client, reachability: reachability, closing: [readConnection, stampConnection] + commitConnections)
+            client: client, reachability: reachability, closing: [readConnection, stampConnection, commitConnection])
         self.logger = logger
         self.timeout = timeout
     }
@@ -139,12 +141,6 @@ public final class PostgresSessionStore: SessionStamping {
 
     /// Instances share the database.
     public var isShared: Bool { true }
-
-    /// The pool's event loops, one after the other: the answers of the database arrive there, so
-    /// a request that runs there resumes where its answer is, with no hop between threads.
-    public func preferredTaskExecutor() -> (any TaskExecutor)? {
-        executors[nextExecutor.wrappingAdd(1, ordering: .relaxed).oldValue % executors.count]
-    }
 
     public func versions(of ids: [String]) async throws(StoreError) -> [String: Int] {
         guard !ids.isEmpty else { return [:] }

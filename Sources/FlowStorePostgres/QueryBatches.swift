@@ -1,10 +1,10 @@
 import FlowStore
 import Synchronization
 
-/// Questions to the database asked together: while a query is in flight in each of the batches'
-/// slots, the questions that arrive wait for the next, which asks all of them at once. Under load a page of a held
-/// session then costs a share of one round trip instead of a round trip of its own, and a step's
-/// commit a share of one transaction; a question asked alone is sent at once.
+/// Questions to the database asked together: while a query is in flight, the questions that
+/// arrive wait for the next, which asks all of them at once. Under load a page of a held session
+/// then costs a share of one round trip instead of a round trip of its own, and a step's commit a
+/// share of one transaction; a question asked alone is sent at once.
 ///
 /// Each question is answered by a query sent after it was asked, so the answer reflects every
 /// commit that finished before, on any instance, exactly as a query of its own would.
@@ -13,14 +13,14 @@ import Synchronization
 /// answer comes, it answers its batch and hands the next batch to the first question waiting,
 /// whose task sends it.
 final class QueryBatches<Question: Sendable, Answer: Sendable>: Sendable {
-    /// Asks `questions` in one query, in `slot` (from 0: a query at a time in each, so each may
-    /// have a connection of its own): their answers, in their order.
-    typealias Query = @Sendable (_ questions: [Question], _ slot: Int) async throws(StoreError) -> [Answer]
+    /// Asks `questions` in one query (one at a time, so it may have a connection of its own):
+    /// their answers, in their order.
+    typealias Query = @Sendable (_ questions: [Question]) async throws(StoreError) -> [Answer]
 
-    /// What a waiting question is told: its answer, or that it sends the next batch in a slot.
+    /// What a waiting question is told: its answer, or that it sends the next batch.
     private enum Turn: Sendable {
         case answered(Result<Answer, StoreError>)
-        case sends(slot: Int)
+        case sends
     }
 
     private struct Waiting {
@@ -29,56 +29,54 @@ final class QueryBatches<Question: Sendable, Answer: Sendable>: Sendable {
     }
 
     private struct State {
-        /// The slots with no query in flight (nor one about to be sent by a question told to).
-        var free: [Int]
+        /// Whether a query is in flight (or about to be sent by a question told to).
+        var inFlight = false
         /// The questions asked since the last query was sent, in order.
         var waiting: [Waiting] = []
     }
 
-    private let state: Mutex<State>
+    private let state = Mutex(State())
 
     /// How many questions wait for the next query (for tests).
     var waitingCount: Int { state.withLock { $0.waiting.count } }
 
-    /// Batches with `slots` queries in flight at most.
-    init(slots: Int = 1) {
-        precondition(slots >= 1, "batches need a slot")
-        state = Mutex(State(free: Array((0..<slots).reversed())))
-    }
+    /// Batches with nothing in flight yet.
+    init() {}
 
     /// The answer to `question`, by `query` (in this call, or in another's that sends a batch
     /// with it).
     func answer(_ question: Question, by query: Query) async throws(StoreError) -> Answer {
-        var slot = state.withLock { $0.free.popLast() }
-        if slot == nil {
-            let turn = await withCheckedContinuation { continuation in
-                let freed = state.withLock { state in
-                    // A query in flight may have ended meanwhile: then this question sends.
-                    guard let slot = state.free.popLast() else {
-                        state.waiting.append(Waiting(question: question, continuation: continuation))
-                        return Int?.none
-                    }
-                    return slot
-                }
-                if let freed { continuation.resume(returning: .sends(slot: freed)) }
-            }
-            switch turn {
-            case .answered(let result): return try result.get()
-            case .sends(let given): slot = given
-            }
+        let sendsNow = state.withLock { state in
+            defer { state.inFlight = true }
+            return !state.inFlight
         }
-        return try await send(first: question, in: slot ?? 0, by: query)
+        if !sendsNow {
+            let turn = await withCheckedContinuation { continuation in
+                let sends = state.withLock { state in
+                    // The query in flight may have ended meanwhile: then this question sends.
+                    guard state.inFlight else {
+                        state.inFlight = true
+                        return true
+                    }
+                    state.waiting.append(Waiting(question: question, continuation: continuation))
+                    return false
+                }
+                if sends { continuation.resume(returning: .sends) }
+            }
+            if case .answered(let result) = turn { return try result.get() }
+        }
+        return try await send(first: question, by: query)
     }
 
-    /// Sends the batch of `first` and of every question waiting now by `query` in `slot`, answers
-    /// them, and hands the slot to the first question waiting after.
-    private func send(first: Question, in slot: Int, by query: Query) async throws(StoreError) -> Answer {
+    /// Sends the batch of `first` and of every question waiting now by `query`, answers them, and
+    /// hands the next batch to the first question waiting after.
+    private func send(first: Question, by query: Query) async throws(StoreError) -> Answer {
         let batch = state.withLock { state in
             defer { state.waiting = [] }
             return state.waiting
         }
         var result: Result<[Answer], StoreError>
-        do { result = .success(try await query([first] + batch.map(\.question), slot)) } catch {
+        do { result = .success(try await query([first] + batch.map(\.question))) } catch {
             result = .failure(error)
         }
         if case .success(let answers) = result, answers.count != batch.count + 1 {
@@ -89,12 +87,12 @@ final class QueryBatches<Question: Sendable, Answer: Sendable>: Sendable {
         }
         let next = state.withLock { state -> Waiting? in
             guard !state.waiting.isEmpty else {
-                state.free.append(slot)
+                state.inFlight = false
                 return nil
             }
             return state.waiting.removeFirst()
         }
-        next?.continuation.resume(returning: .sends(slot: slot))
+        next?.continuation.resume(returning: .sends)
         return try result.map { $0[0] }.get()
     }
 }

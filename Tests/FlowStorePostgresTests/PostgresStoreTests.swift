@@ -122,31 +122,6 @@ struct PostgresStoreTests {
 }
 
 extension PostgresStoreTests {
-    @Test(
-        "a task that prefers the store's executor resumes on an event loop of the pool after a call; the next request gets the next loop"
-    )
-    func preferredExecutor() async throws {
-        let cluster = try await PostgresCluster.started()
-        try await withStore(cluster.url) { store in
-            try await store.create(record("e"), entries: [])
-            let loops = Array(PostgresClient.defaultEventLoopGroup.makeIterator())
-            let executor = try #require(store.preferredTaskExecutor())
-            let onLoop = try await Task(executorPreference: executor) {
-                #expect(try await store.load("e")?.version == 1)
-                try await store.commit(record("e", version: 2), expectedVersion: 1, entries: [])
-                return loops.contains { $0.inEventLoop }
-            }.value
-            #expect(onLoop, "resumed where the answer arrived")
-            let elsewhere = try await Task {
-                _ = try await store.load("e")
-                return loops.contains { $0.inEventLoop }
-            }.value
-            #expect(!elsewhere, "without the preference, on the global executor")
-            let next = try #require(store.preferredTaskExecutor())
-            #expect((next.asUnownedTaskExecutor() == executor.asUnownedTaskExecutor()) == (loops.count == 1))
-        }
-    }
-
     /// PostgresNIO 1.33 traps (`RowStreamStateMachine.channelReadComplete`) when the connection
     /// closes while a result's rows wait for its consumer to ask for more: reads that span
     /// several network reads, a consumer behind, and the database stopping like a crash.

@@ -8,7 +8,6 @@ import Testing
 /// number, and waits for ``release()`` before it answers while ``holds`` is set.
 private final class RecordedQueries: Sendable {
     private let batches = Mutex<[[String]]>([])
-    private let slotsUsed = Mutex<[Int]>([])
     private let gates = Mutex<[CheckedContinuation<Void, Never>]>([])
     /// Whether the next queries wait for a release.
     let holds = Atomic<Bool>(true)
@@ -18,14 +17,11 @@ private final class RecordedQueries: Sendable {
     init(failing: Set<Int> = []) { self.failing = failing }
 
     var asked: [[String]] { batches.withLock { $0 } }
-    /// The slot of each batch, in order.
-    var slots: [Int] { slotsUsed.withLock { $0 } }
     var heldCount: Int { gates.withLock { $0.count } }
 
-    func query(_ keys: [String], slot: Int) async throws(StoreError) -> [String] {
+    func query(_ keys: [String]) async throws(StoreError) -> [String] {
         let number = batches.withLock { batches in
             batches.append(keys.sorted())
-            slotsUsed.withLock { $0.append(slot) }
             return batches.count
         }
         if holds.load(ordering: .relaxed) {
@@ -93,7 +89,7 @@ struct QueryBatchesTests {
         #expect(try await c == "c in batch 3")
         // A query that answers another number of questions than it was asked fails its batch.
         await #expect(throws: StoreError.unavailable("0 answers came for 1 questions")) {
-            try await batches.answer("e") { _, _ async throws(StoreError) in [] }
+            try await batches.answer("e") { _ async throws(StoreError) in [] }
         }
     }
 
@@ -104,7 +100,7 @@ struct QueryBatchesTests {
             for index in 0..<500 {
                 group.addTask {
                     let key = "key \(index % 50)"
-                    let answer = try await batches.answer(key) { keys, _ async throws(StoreError) in
+                    let answer = try await batches.answer(key) { keys async throws(StoreError) in
                         await Task.yield()
                         return keys.map { "answer to \($0)" }
                     }
@@ -116,32 +112,5 @@ struct QueryBatchesTests {
         #expect(answers.count == 500)
         #expect(answers.allSatisfy { "answer to \($0.0)" == $0.1 })
         #expect(batches.waitingCount == 0)
-    }
-
-    @Test(
-        "with two slots, a question asked while one query is out is sent at once in the other; the next waits for a slot"
-    )
-    func twoSlots() async throws {
-        let batches = QueryBatches<String, String>(slots: 2)
-        let queries = RecordedQueries()
-        async let first = batches.answer("a", by: queries.query)
-        await eventually { queries.heldCount == 1 }
-        async let second = batches.answer("b", by: queries.query)
-        await eventually { queries.heldCount == 2 }
-        #expect(batches.waitingCount == 0)
-        #expect(Set(queries.slots) == [0, 1])
-        async let third = batches.answer("c", by: queries.query)
-        async let fourth = batches.answer("d", by: queries.query)
-        await eventually { batches.waitingCount == 2 }
-        queries.holds.store(false, ordering: .relaxed)
-        queries.release()
-        #expect(try await [first, second] == ["a in batch 1", "b in batch 2"])
-        // Either query ending may send the next: c and d go together or apart, in a slot just
-        // freed, never in a query sent before they were asked.
-        let later = try await [third, fourth]
-        #expect(later.allSatisfy { $0.hasSuffix("in batch 3") || $0.hasSuffix("in batch 4") })
-        #expect(Array(queries.asked.prefix(2)) == [["a"], ["b"]])
-        #expect(queries.asked.dropFirst(2).flatMap { $0 }.sorted() == ["c", "d"])
-        #expect(queries.slots.allSatisfy { [0, 1].contains($0) })
     }
 }

@@ -43,12 +43,6 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
         await chain.respond(to: request)
     }
 
-    /// The session store's preferred executor (see `SessionStore.preferredTaskExecutor()`):
-    /// requests mostly wait on the store.
-    public func preferredTaskExecutor() -> (any TaskExecutor)? {
-        routes.preferredTaskExecutor()
-    }
-
     /// A page request that only shows the session's current page, answered on the server's
     /// thread when the store reads without waiting (see `FastPagePath`); `nil` for everything
     /// else, which ``respond(to:)`` answers.

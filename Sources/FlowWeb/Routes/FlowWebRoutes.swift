@@ -102,10 +102,4 @@ public struct FlowWebRoutes<Step: FlowStep>: RouteCollection, Sendable {
             SecurityHeadersMiddleware(context.security),
         ]
     }
-
-    /// The session store's preferred executor (see `SessionStore.preferredTaskExecutor()`):
-    /// requests mostly wait on the store, so a responder that serves these routes should run them there.
-    public func preferredTaskExecutor() -> (any TaskExecutor)? {
-        sessions.store.preferredTaskExecutor()
-    }
 }
