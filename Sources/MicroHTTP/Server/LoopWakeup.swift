@@ -14,7 +14,8 @@ import Darwin
 final class LoopWakeup: Sendable {
     /// The end the loop waits on.
     let descriptor: Int32
-    private let writeEnd: Int32
+    /// The end signals write to (internal for tests).
+    let writeEnd: Int32
     private let pending = Atomic<Bool>(false)
 
     /// A wakeup, or `nil` when the system refuses a pipe.
@@ -46,9 +47,17 @@ final class LoopWakeup: Sendable {
 
     /// Empties the pipe; called by the loop after its wait returned for it, before it handles
     /// what the signals announced (so a signal that comes meanwhile writes again).
+    ///
+    /// The flag is cleared only when a byte was read: a signal between its flag and its write
+    /// finds the pipe still empty, and clearing the flag then would leave its byte in the pipe
+    /// with the flag down. The loop, which drains only while the flag is up, would never read
+    /// that byte, and libmicrohttpd's wait, which sees the pipe readable, would return at once on
+    /// every turn: a thread spinning until the next signal.
     func drain() {
         var bytes: (UInt64, UInt64) = (0, 0)
-        while withUnsafeMutableBytes(of: &bytes, { read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+        var drained = false
+        while withUnsafeMutableBytes(of: &bytes, { read(descriptor, $0.baseAddress, $0.count) }) > 0 { drained = true }
+        guard drained else { return }
         // An exchange, not a store: it reads (and acquires) the last signal's `true`, so what
         // that signal announced is visible to the loop once it goes on.
         _ = pending.exchange(false, ordering: .acquiringAndReleasing)
