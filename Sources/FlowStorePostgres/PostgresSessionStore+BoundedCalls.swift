@@ -1,5 +1,4 @@
 import FlowStore
-import NIOCore
 import PostgresNIO
 import Synchronization
 

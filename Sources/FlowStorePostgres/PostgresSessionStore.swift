@@ -4,7 +4,6 @@ import Logging
 import NIOCore
 import PostgresNIO
 import ServiceLifecycle
-import Synchronization
 
 /// Sessions in PostgreSQL (`--store postgres://user:pass@host:port/db`), for several instances
 /// behind a load balancer: the same schema as the SQLite store, migrated at start, and
