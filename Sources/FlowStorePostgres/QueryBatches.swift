@@ -76,7 +76,7 @@ final class QueryBatches<Question: Sendable, Answer: Sendable>: Sendable {
             return state.waiting
         }
         var result: Result<[Answer], StoreError>
-        do { result = .success(try await query([first] + batch.map(\.question))) } catch {
+        do { result = .success(try await query([first] + batch.map { $0.question })) } catch {
             result = .failure(error)
         }
         if case .success(let answers) = result, answers.count != batch.count + 1 {

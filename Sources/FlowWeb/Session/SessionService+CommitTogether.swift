@@ -56,7 +56,7 @@ extension SessionService {
         guard let last = commits.last else { return .alone }
         do {
             try await store.commit(
-                last.commit.record, expectedVersion: held.record.version, entries: commits.flatMap(\.commit.history))
+                last.commit.record, expectedVersion: held.record.version, entries: commits.flatMap { $0.commit.history })
         } catch  where error.isConflict || error.isDuplicate {
             metrics?.recordCommitConflict()
             return .alone

@@ -60,7 +60,7 @@ extension SessionService {
             finish: { session, refusal in outcome.finish(session, refusal: refusal) },
             fail: { outcome.set(.failure($0)) })
         guard case .holds(let queued) = await locks.acquire(id, for: change) else { return try outcome.get() }
-        let folding = await commit([change] + queued.map(\.change))
+        let folding = await commit([change] + queued.map { $0.change })
         // The history is folded once the lock is released: dropping entries a stored snapshot
         // covers needs no lock, and the session's next change need not wait for it.
         locks.release(id)
