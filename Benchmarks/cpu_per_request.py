@@ -10,10 +10,15 @@ measurement and prints the requests per second, the p99, and the CPU time each p
 then a table of the server's CPU a request, with the ratios issue 42 sets targets for: PostgreSQL /
 memory (a page at most 2x, a step at most 1.5x) and 2 threads / 1 thread (within 1.15x). On two
 shared cores a throughput ratio flatters whoever costs wrk the most; CPU a request does not.
+
+With ROUNDS=N (default 1) every measurement is made N times, the stores taking turns within each
+round (their order reversed every other round) so that the host's slower minutes fall on all of
+them alike; the table gives medians, and each ratio is the median of the rounds' ratios.
 """
 import contextlib
 import os
 import pathlib
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -85,32 +90,48 @@ def main():
     binary = sys.argv[1]
     stores = sys.argv[2:] or ["memory", "sqlite", "postgres"]
     thread_counts = [int(count) for count in os.environ.get("THREADS", "1 2").split()]
+    rounds = int(os.environ.get("ROUNDS", "1"))
     cost = {}
-    for store in stores:
-        with contextlib.ExitStack() as stack:
+    with contextlib.ExitStack() as stack:
+        locations = {}
+        for store in stores:
             if store == "postgres":
-                location = stack.enter_context(PostgresCluster(durable=True)).url
+                locations[store] = stack.enter_context(PostgresCluster(durable=True)).url
             elif store == "sqlite":
-                location = f"sqlite:{stack.enter_context(tempfile.TemporaryDirectory())}/sessions.sqlite"
+                locations[store] = f"sqlite:{stack.enter_context(tempfile.TemporaryDirectory())}/sessions.sqlite"
             else:
-                location = store
+                locations[store] = store
+        for number in range(rounds):
+            order = stores if number % 2 == 0 else stores[::-1]
             for scenario in ["page", "step"]:
                 for threads in thread_counts:
-                    label = f"{store}, {scenario}, {threads} thread{'s' if threads > 1 else ''}"
-                    cost[store, scenario, threads] = measure(binary, location, label, scenario, threads)
+                    for store in order:
+                        label = f"{store}, {scenario}, {threads} thread{'s' if threads > 1 else ''}"
+                        if rounds > 1:
+                            label += f", round {number + 1}"
+                        cost.setdefault((store, scenario, threads), []).append(
+                            measure(binary, locations[store], label, scenario, threads))
+    median = {key: statistics.median(figures) for key, figures in cost.items()}
+
+    def ratio(numerator, denominator):
+        """The median of the rounds' ratios of two measurements."""
+        return statistics.median(a / b for a, b in zip(cost[numerator], cost[denominator]))
+
     print("\n| store | scenario | " + " | ".join(f"µs a request, {count} thread{'s' if count > 1 else ''}"
                                                  for count in thread_counts) + " | last / first |")
     print("| --- | --- | " + " | ".join("---" for _ in thread_counts) + " | --- |")
     for store in stores:
         for scenario in ["page", "step"]:
-            figures = [cost[store, scenario, count] for count in thread_counts]
+            figures = [median[store, scenario, count] for count in thread_counts]
             print(f"| {store} | {scenario} | " + " | ".join(f"{figure:.0f}" for figure in figures)
-                  + f" | {figures[-1] / figures[0]:.2f} |")
+                  + f" | {ratio((store, scenario, thread_counts[-1]), (store, scenario, thread_counts[0])):.2f} |")
     if "memory" in stores:
         for store in (store for store in stores if store != "memory"):
-            ratios = ", ".join(f"{scenario} {cost[store, scenario, count] / cost['memory', scenario, count]:.2f}"
-                               for scenario in ["page", "step"] for count in thread_counts[-1:])
-            print(f"\n{store} / memory, server CPU a request at {thread_counts[-1]} threads: {ratios}")
+            ratios = ", ".join(
+                f"{scenario} {ratio((store, scenario, count), ('memory', scenario, count)):.2f}"
+                for scenario in ["page", "step"] for count in thread_counts[-1:])
+            print(f"\n{store} / memory, server CPU a request at {thread_counts[-1]} threads"
+                  f"{f' (medians of {rounds} rounds)' if rounds > 1 else ''}: {ratios}")
 
 
 if __name__ == "__main__":

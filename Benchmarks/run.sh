@@ -40,8 +40,9 @@ python3 bench.py "$(swift build -c release --show-bin-path)" "$(cd Peers && swif
 # Live tabs: pages with 5,000 event streams open, RSS per stream, the time to a waiting stream.
 python3 streams.py "$(cd .. && swift build -c release --show-bin-path)/flowserver" | tee -a results/latest.md
 python3 history.py "$(cd .. && swift build -c release --show-bin-path)/flowserver" | tee -a results/latest.md
-# Server CPU a page and a step on each store, at 1 and 2 server threads, and PostgreSQL / memory.
-python3 cpu_per_request.py "$(cd .. && swift build -c release --show-bin-path)/flowserver" | tee -a results/latest.md
+# Server CPU a page and a step on each store, at 1 and 2 server threads, and PostgreSQL / memory
+# (the stores in turn, 3 rounds, medians).
+ROUNDS="${ROUNDS:-3}" python3 cpu_per_request.py "$(cd .. && swift build -c release --show-bin-path)/flowserver" | tee -a results/latest.md
 # The same ratios by throughput with PostgreSQL on a core of its own (taskset), and the p99.
 python3 pinned_ratio.py "$(cd .. && swift build -c release --show-bin-path)/flowserver" | tee -a results/latest.md
 # Bounded sessions: a step at the top of a session of 10 and of 1,000 pages, form and API.
