@@ -54,9 +54,9 @@ extension SessionService {
         }
         let commits = made.compactMap { if case .committing(let prepared) = $0 { prepared } else { nil } }
         guard let last = commits.last else { return .alone }
+        let entries = commits.flatMap { $0.commit.history }
         do {
-            try await store.commit(
-                last.commit.record, expectedVersion: held.record.version, entries: commits.flatMap { $0.commit.history })
+            try await store.commit(last.commit.record, expectedVersion: held.record.version, entries: entries)
         } catch  where error.isConflict || error.isDuplicate {
             metrics?.recordCommitConflict()
             return .alone
