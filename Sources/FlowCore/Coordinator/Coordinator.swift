@@ -151,7 +151,7 @@ public struct Coordinator<Step: FlowStep>: Sendable {
     private func rebuild(first: Navigation<Step>, rest: ArraySlice<Navigation<Step>>) async throws(NavigationError)
         -> NavigationTree
     {
-        try await rebuild(from: try await start(recorded: first.steps.map(\.adaptation)).tree, rest: rest)
+        try await rebuild(from: try await start(recorded: first.steps.map { $0.adaptation }).tree, rest: rest)
     }
 
     private func rebuild(from start: NavigationTree, rest: some Sequence<Navigation<Step>>)
@@ -163,7 +163,7 @@ public struct Coordinator<Step: FlowStep>: Sendable {
             case .start:
                 throw .invalidTree("a history has one start navigation")
             case .step(let step, let from):
-                _ = try await apply(step, from: from, to: &tree, recorded: navigation.steps.map(\.adaptation))
+                _ = try await apply(step, from: from, to: &tree, recorded: navigation.steps.map { $0.adaptation })
             case .visit(let page):
                 _ = try visit(page, in: &tree)
             }

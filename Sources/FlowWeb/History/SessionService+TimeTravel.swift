@@ -44,7 +44,7 @@ extension SessionService {
             } else {
                 tree = try await coordinator.replay([entries[base].navigation])
             }
-            tree = try await coordinator.replay(entries[(base + 1)...].map(\.navigation), from: tree)
+            tree = try await coordinator.replay(entries[(base + 1)...].map { $0.navigation }, from: tree)
         } catch {
             throw .otherVersion(
                 "Entry \(seq) of this session's history cannot be replayed by this version of the app: \(error)")

@@ -16,7 +16,7 @@ struct StoredNavigation<Step: FlowStep>: Decodable {
         let trigger = try fields.decode(StoredTrigger<Step>.self).trigger
         let outcome = try fields.decode(NavigationOutcome.self)
         let actions = try fields.decode([StoredAction].self).map(\.action)
-        let steps = try fields.decode([StoredStep<Step>].self).map(\.step)
+        let steps = try fields.decode([StoredStep<Step>].self).map { $0.step }
         let top = try fields.decode(NodeID.self)
         let topURL = try fields.decode(String.self)
         let adaptedStep = fields.isAtEnd ? nil : try fields.decode(Step.self)
