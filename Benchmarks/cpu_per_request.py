@@ -11,6 +11,10 @@ then a table of the server's CPU a request, with the ratios issue 42 sets target
 memory (a page at most 2x, a step at most 1.5x) and 2 threads / 1 thread (within 1.15x). On two
 shared cores a throughput ratio flatters whoever costs wrk the most; CPU a request does not.
 
+With CONNECTIONS=N (default 64) wrk keeps N connections open instead of 64: issue 42's targets are
+set at 64; at 256 the server has work waiting whenever a request waits for the database (see
+Benchmarks/README.md, session 32).
+
 With ROUNDS=N (default 1) every measurement is made N times, the stores taking turns within each
 round (their order reversed every other round) so that the host's slower minutes fall on all of
 them alike; the table gives medians, and each ratio is the median of the rounds' ratios.
@@ -32,6 +36,7 @@ from cluster import PostgresCluster  # noqa: E402
 from soak import FlowServer  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
+CONNECTIONS = int(os.environ.get("CONNECTIONS", "64"))
 
 
 def cpu_seconds(pid):
@@ -63,10 +68,10 @@ def measure(binary, location, label, scenario="step", threads=None):
     try:
         work = pathlib.Path(tempfile.mkdtemp(prefix="flowserver-cpu-"))
         target = page_target(server) if scenario == "page" else step_target(server, work)
-        subprocess.run(["wrk", "-t2", "-c64", "-d3s", *target], capture_output=True)
+        subprocess.run(["wrk", "-t2", f"-c{CONNECTIONS}", "-d3s", *target], capture_output=True)
         before, idle_before = cpu_by_process()
         started = time.monotonic()
-        wrk = subprocess.Popen(["wrk", "-t2", "-c64", "-d8s", "--latency", *target], stdout=subprocess.PIPE, text=True)
+        wrk = subprocess.Popen(["wrk", "-t2", f"-c{CONNECTIONS}", "-d8s", "--latency", *target], stdout=subprocess.PIPE, text=True)
         time.sleep(7.5)  # wrk's own time is read while it still runs
         after, idle_after = cpu_by_process()
         elapsed = time.monotonic() - started
