@@ -4,15 +4,15 @@
 For each store (default "memory sqlite postgres"; PostgreSQL is a throwaway cluster with its
 default, durable settings), each scenario of `make bench` that reads or changes a session (a page:
 `GET /movies/1` of one onboarded session; steps: Benchmarks/wrk/steps.lua, 16 sessions) and each
-server thread count of THREADS (default "1 2"), runs wrk -t2 -c64 for a 3 s warm-up and an 8 s
-measurement and prints the requests per second, the p99, and the CPU time each process
+server thread count of THREADS (default "1 2"), runs wrk -t2 over CONNECTIONS connections (below)
+for a 3 s warm-up and an 8 s measurement and prints the requests per second, the p99, and the CPU time each process
 (flowserver, postgres, wrk, the kernel's workers) spent a request, with the machine's idle share;
 then a table of the server's CPU a request, with the ratios issue 42 sets targets for: PostgreSQL /
 memory (a page at most 2x, a step at most 1.5x) and 2 threads / 1 thread (within 1.15x). On two
 shared cores a throughput ratio flatters whoever costs wrk the most; CPU a request does not.
 
-With CONNECTIONS=N (default 64) wrk keeps N connections open instead of 64: issue 42's targets are
-set at 64; at 256 the server has work waiting whenever a request waits for the database (see
+With CONNECTIONS=N (default 64) wrk keeps N connections open: issue 42's targets are set at 64; at
+256 the server's threads more often find work waiting while requests wait for the database (see
 Benchmarks/README.md, session 32).
 
 With ROUNDS=N (default 1) every measurement is made N times, the stores taking turns within each
