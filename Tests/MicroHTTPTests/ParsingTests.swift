@@ -114,6 +114,14 @@ struct ParsingTests {
         #expect(quoted.parameter("boundary") == #"a;b "c" ,"# && quoted.parameter("format") == "pfl,ow ")
         #expect(try MediaType(parsing: quoted.description) == quoted)
         #expect(quoted.description == #"multipart/form-data; boundary="a;b \"c\" ,"; format="pfl,ow ""#)
+        // A prepended concatenation mark (U+0604) joins the next scalar into one character: read
+        // by characters, the closing quote after it went unseen (found by fuzzing).
+        let marked = try MediaType(parsing: "text/plain; format=\"fld\"; q=02\u{604}")
+        #expect(marked.parameter("q") == "02\u{604}")
+        #expect(marked.description == "text/plain; format=fld; q=\"02\u{604}\"")
+        #expect(try MediaType(parsing: marked.description) == marked)
+        let quotedMark = MediaType(type: "text", subtype: "plain", parameters: [("a", "x\u{604}\"y")])
+        #expect(try MediaType(parsing: quotedMark.description).parameter("a") == "x\u{604}\"y")
         for bad in [
             "text", "text/", "/html", "te xt/html", "text/html; charset", "text/html; a=\"unclosed",
             #"text/html; a="x"y"#,

@@ -21,49 +21,57 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: ``HTTPParseError`` with code `invalidMediaType`.
     public init(parsing text: String, location: String = "Content-Type") throws(HTTPParseError) {
-        var rest = Substring(text)
+        // Read by Unicode scalars, not characters: a scalar that joins the next one into a
+        // character (a prepended concatenation mark, U+0600–U+0605) would otherwise swallow the
+        // `"` or `;` after it.
+        var rest = Substring(text).unicodeScalars
         let essenceEnd = rest.firstIndex(of: ";") ?? rest.endIndex
-        let parts = rest[..<essenceEnd].trimmingSpaces().split(separator: "/", omittingEmptySubsequences: false)
+        let parts = Substring(rest[..<essenceEnd]).trimmingSpaces().split(
+            separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, HTTPToken.isToken(parts[0]), HTTPToken.isToken(parts[1]) else {
             throw HTTPParseError(.invalidMediaType, in: location)
         }
         rest = rest[essenceEnd...]
         var parameters: [(name: String, value: String)] = []
         while let separator = rest.first, separator == ";" {
-            rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" }
+            rest = rest.dropFirst().drop(while: Self.isSpace)
             if rest.isEmpty || rest.first == ";" { continue }
-            guard let equals = rest.firstIndex(of: "="), HTTPToken.isToken(rest[..<equals]) else {
+            guard let equals = rest.firstIndex(of: "="), HTTPToken.isToken(Substring(rest[..<equals])) else {
                 throw HTTPParseError(.invalidMediaType, in: location)
             }
-            let name = String(rest[..<equals])
+            let name = String(Substring(rest[..<equals]))
             rest = rest[rest.index(after: equals)...]
-            var value = ""
+            var value = String.UnicodeScalarView()
             if rest.first == "\"" {
                 rest = rest.dropFirst()
                 var closed = false
-                while let character = rest.popFirst() {
-                    if character == "\"" {
+                while let scalar = rest.popFirst() {
+                    if scalar == "\"" {
                         closed = true
                         break
                     }
-                    if character == "\\", let escaped = rest.popFirst() {
+                    if scalar == "\\", let escaped = rest.popFirst() {
                         value.append(escaped)
                     } else {
-                        value.append(character)
+                        value.append(scalar)
                     }
                 }
                 guard closed else { throw HTTPParseError(.invalidMediaType, in: location) }
-                rest = rest.drop { $0 == " " || $0 == "\t" }
+                rest = rest.drop(while: Self.isSpace)
                 guard rest.isEmpty || rest.first == ";" else { throw HTTPParseError(.invalidMediaType, in: location) }
             } else {
                 let valueEnd = rest.firstIndex(of: ";") ?? rest.endIndex
-                value = String(rest[..<valueEnd].trimmingSpaces())
+                var unquoted = rest[..<valueEnd].drop(while: Self.isSpace)
+                while let last = unquoted.last, Self.isSpace(last) { unquoted.removeLast() }
+                value.append(contentsOf: unquoted)
                 rest = rest[valueEnd...]
             }
-            parameters.append((name, value))
+            parameters.append((name, String(value)))
         }
         self.init(type: String(parts[0]), subtype: String(parts[1]), parameters: parameters)
     }
+
+    private static func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\t" }
 
     /// The value of parameter `name` (case-insensitive), e.g. `charset`.
     public func parameter(_ name: String) -> String? {
@@ -76,7 +84,6 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
         type == other.type && subtype == other.subtype
     }
 
-    /// `type/subtype; name=value`.
     /// `type/subtype; name=value`, a value quoted when it is not a token (so that it parses back).
     public var description: String {
         parameters.reduce("\(type)/\(subtype)") { "\($0); \($1.name)=\(Self.quotedIfNeeded($1.value))" }
@@ -84,12 +91,14 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
 
     private static func quotedIfNeeded(_ value: String) -> String {
         if HTTPToken.isToken(Substring(value)) { return value }
-        var quoted = "\""
-        for character in value {
-            if character == "\"" || character == "\\" { quoted.append("\\") }
-            quoted.append(character)
+        var quoted = String.UnicodeScalarView()
+        quoted.append("\"")
+        for scalar in value.unicodeScalars {
+            if scalar == "\"" || scalar == "\\" { quoted.append("\\") }
+            quoted.append(scalar)
         }
-        return quoted + "\""
+        quoted.append("\"")
+        return String(quoted)
     }
 
     public static func == (lhs: MediaType, rhs: MediaType) -> Bool {
