@@ -61,7 +61,10 @@ final class PreparedStatements: Sendable {
         -> [[PostgresCell]]
     {
         try Task.checkCancellation()
-        return try await query(statement, on: connection).execute(binds).get().map { row in
+        let prepared = try await query(statement, on: connection)
+        // Executed from the loop, so its rows have their consumer before they can arrive (see
+        // `PostgresConnection.onEventLoop(_:)`).
+        return try await connection.onEventLoop { _ in prepared.execute(binds) }.map { row in
             row.map { cell in
                 var cell = cell
                 cell.format = .binary
