@@ -195,12 +195,32 @@ HISTORY_LIMIT = 1000
 SNAPSHOT_INTERVAL = 100
 
 
+def kept_history(port, session):
+    """A session's history entries as the API lists them, by seq."""
+    bearer = {"Authorization": f"Bearer {session}"}
+    entries, after = {}, 0
+    while True:
+        status, _, body = call(port, "GET", f"/api/v1/session/history?after={after}&limit=500", bearer)
+        if status != 200:
+            raise Failure(f"the history of {session[:8]}… answered {status}")
+        page = json.loads(body)
+        entries.update({entry["seq"]: entry for entry in page["entries"]})
+        if page["next"] is None:
+            return entries
+        after = page["next"]
+
+
 def lost_acknowledged_steps(port, files):
     """API steps the server acknowledged (200) that its history does not hold as acknowledged;
     answers them and how many were checked. A session's oldest entries may have been folded into
     a snapshot (history retention): those steps count as kept only when the session kept at least
     HISTORY_LIMIT - SNAPSHOT_INTERVAL entries after them, and the state right after its oldest
-    kept entry still rebuilds."""
+    kept entry still rebuilds.
+
+    Requests wrk sent before it stopped may still be committing, and a commit that records a
+    snapshot folds the history before it: the oldest entry listed can be gone by the time its
+    state is asked (`404`). The check then lists the history again and starts over when its
+    oldest entry moved on; a `404` for an entry still listed is a loss."""
     acknowledged = {}
     with open(files.acknowledged) as file:
         for line in file:
@@ -208,24 +228,23 @@ def lost_acknowledged_steps(port, files):
             acknowledged.setdefault(session, {})[int(seq)] = movie
     lost = []
     for session, steps in acknowledged.items():
-        bearer = {"Authorization": f"Bearer {session}"}
-        entries, after = {}, 0
-        while True:
-            status, _, body = call(port, "GET", f"/api/v1/session/history?after={after}&limit=500", bearer)
-            if status != 200:
-                raise Failure(f"the history of {session[:8]}… answered {status}")
-            page = json.loads(body)
-            entries.update({entry["seq"]: entry for entry in page["entries"]})
-            if page["next"] is None:
-                break
-            after = page["next"]
-        first = min(entries) if entries else 1
-        if first > 1:
-            if len(entries) < HISTORY_LIMIT - SNAPSHOT_INTERVAL:
-                lost.append(f"{session[:8]}… folded before {first} with only {len(entries)} entries kept")
-            status, _, _ = call(port, "GET", f"/api/v1/session/history/{first}/state", bearer)
-            if status != 200:
-                lost.append(f"{session[:8]}… the state after its oldest kept entry {first} answered {status}")
+        for attempt in range(5):
+            entries = kept_history(port, session)
+            first = min(entries) if entries else 1
+            problems = []
+            if first > 1:
+                if len(entries) < HISTORY_LIMIT - SNAPSHOT_INTERVAL:
+                    problems.append(f"{session[:8]}… folded before {first} with only {len(entries)} entries kept")
+                status, _, _ = call(port, "GET", f"/api/v1/session/history/{first}/state",
+                                    {"Authorization": f"Bearer {session}"})
+                if status == 404 and min(kept_history(port, session), default=1) > first:
+                    time.sleep(0.2)
+                    continue  # folded meanwhile by a request still in flight: list it again
+                if status != 200:
+                    problems.append(f"{session[:8]}… the state after its oldest kept entry {first} answered {status}")
+            break
+        else:
+            problems.append(f"{session[:8]}… its oldest kept entry still moved on after 5 listings")
         for seq, movie in steps.items():
             if seq < first:
                 continue  # folded into the snapshot the history starts from
@@ -233,7 +252,8 @@ def lost_acknowledged_steps(port, files):
             params = ((entry or {}).get("step") or {}).get("params") or {}
             # "-": an API visit (no step); else the movie the step picked.
             if entry is None or entry["source"] != "api" or str(params.get("withId", "-")) != movie:
-                lost.append(f"{session[:8]}… seq {seq}")
+                problems.append(f"{session[:8]}… seq {seq}")
+        lost += problems
     return lost, sum(len(steps) for steps in acknowledged.values())
 
 
