@@ -68,6 +68,29 @@ struct DefaultsTests {
                 && page?.text.contains(#"<p class="oops">Not found: There is no page at /no/such/page.</p>"#) == true)
     }
 
+    @Test(
+        "a page whose template includes itself for every link answers 500 naming the template, and the server goes on"
+    )
+    func runawayTemplate() async throws {
+        // Each link expands the partial again for every link: without the renderer's bounds,
+        // 2^100 expansions (a hung thread); with them, an error the app's author can act on.
+        let site = try await TestSite.start(templates: [
+            "pages/list.mustache": "<h1>List {{kind}}</h1>{{>pages/links}}",
+            "pages/links.mustache": "{{#links}}<a href=\"{{href}}\">{{label}}</a>{{>pages/links}}{{/links}}",
+        ])
+        let browser = TestBrowser(port: site.port)
+        let page = try? await browser.get("/a")
+        let item = try? await browser.get("/items/7")
+        await site.server.stop()
+        #expect(page?.status == 500)
+        #expect(page?.header("Content-Type")?.hasPrefix("text/html") == true)
+        let text = page?.text ?? "no answer"
+        #expect(
+            text.contains("rendering &quot;pages/list&quot; stopped: it would do more than 20000000 steps of work")
+                && text.contains("(in template &quot;pages/links&quot;)"), "\(text)")
+        #expect(item?.status == 200 && item?.text.contains("<h1>Item 7</h1>") == true)
+    }
+
     @Test("a page without its template, or no layout, is named with the file looked for")
     func missingTemplates() throws {
         let app = try TestSite.webApp()

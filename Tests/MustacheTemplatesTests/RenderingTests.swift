@@ -128,15 +128,96 @@ struct RenderingTests {
     }
 
     @Test(
-        "a partial that expands itself for every item of a list it keeps finding stops after a bounded number of expansions"
+        "a partial that expands itself for every item of a list it keeps finding fails after a bounded amount of work, naming the partial"
     )
     func exponentialRecursion() throws {
         // Every level finds `items` again (in the outer context) and expands twice: without a
-        // bound on expansions in all, 2^100 of them (found by fuzzing: a hang).
-        let output = try render(
-            "{{>t}}", ["items": .list([.int(1), .int(2)])], partials: ["t": "{{#items}}<{{>t}}>{{/items}}"])
-        // Each expansion writes its two items' brackets: 4 bytes.
-        #expect(output.count <= 4 * (Renderer.maximumExpansions + 1) && output.hasPrefix("<<"))
+        // bound on the work in all, 2^100 expansions (found by fuzzing: a hang).
+        let library = try TemplateLibrary(templates: ["main": "{{>t}}", "t": "{{#items}}<{{>t}}>{{/items}}"])
+        #expect {
+            _ = try library.render("main", context: ["items": .list([.int(1), .int(2)])])
+        } throws: { error in
+            let message = (error as? TemplateError)?.description ?? ""
+            return message.hasPrefix("t: rendering \"main\" stopped: it would do more than 20000000 steps of work")
+                && message.contains("(in template \"t\")")
+        }
+    }
+
+    @Test("a render that writes nothing but searches a context stack hundreds deep for every name also ends")
+    func deepSearches() throws {
+        // Found by timing the fuzzer's worst case: each expansion searches every context below it
+        // for `flag` and `nope`, a hundred levels down, and writes nothing, so no output limit
+        // ends it (11 minutes in the fuzzing build before the bound counted searches).
+        let sections = String(repeating: "{{#items}}{{#flag}}{{nope}}{{/flag}}{{/items}}", count: 80)
+        let library = try TemplateLibrary(templates: ["t": "{{#items}}{{>t}}{{/items}}" + sections])
+        let context: TemplateValue = ["items": .list([["name": "a"], ["name": "b"]]), "flag": true]
+        let error = #expect(throws: TemplateError.self) { try library.render("t", context: context) }
+        #expect(error?.message.contains("it would do more than 20000000 steps of work") == true)
+    }
+
+    @Test("a list of 200,000 items, each name found one context out, is far within the bound on work")
+    func largeListWithinTheWork() throws {
+        let items: TemplateValue = ["items": .list((0..<200_000).map { ["n": .int($0)] }), "sep": ","]
+        let output = try render("{{#items}}{{n}}{{sep}}{{/items}}", items)
+        #expect(output.hasPrefix("0,1,2,") && output.hasSuffix("199999,"))
+    }
+}
+
+@Suite("Output limit")
+struct OutputLimitTests {
+    private func library(_ template: String, limit: Int, partials: [String: String] = [:]) throws -> TemplateLibrary {
+        var templates = partials
+        templates["main"] = template
+        return try TemplateLibrary(templates: templates, options: .init(maximumOutputBytes: limit))
+    }
+
+    @Test("a render of exactly the limit succeeds; one byte more fails with a message naming the option")
+    func boundary() throws {
+        let items: TemplateValue = ["items": .list((0..<1000).map { _ in .string("abcd") })]
+        let exact = try library("{{#items}}{{.}}{{/items}}", limit: 4000)
+        #expect(try exact.render("main", context: items).count == 4000)
+        let over = try library("{{#items}}{{.}}{{/items}}!", limit: 4000)
+        #expect {
+            _ = try over.render("main", context: items)
+        } throws: { error in
+            (error as? TemplateError)?.description
+                == "main: rendering \"main\" stopped: its output would pass 4000 bytes (TemplateLibrary.Options.maximumOutputBytes); does a partial include itself for every item of a list, or a section repeat a large list inside itself?"
+        }
+    }
+
+    @Test("an escaped value counts at its escaped length, not at the worst case, against the limit")
+    func escapedValueAtTheLimit() throws {
+        // 10 bytes escape to 10 + 3 + 3 = 16; the worst case (six bytes a byte) would be 60.
+        let value: TemplateValue = ["x": "<abcdefgh>"]
+        #expect(try library("{{x}}", limit: 16).renderText("main", context: value) == "&lt;abcdefgh&gt;")
+        #expect(throws: TemplateError.self) { try library("{{x}}", limit: 15).renderText("main", context: value) }
+        #expect(try library("{{x}}", limit: 16).renderText("main", context: ["x": "\"'&"]) == "&quot;&#39;&amp;")
+    }
+
+    @Test("a section that repeats a large list inside itself ends at the limit, naming the partial it ran in")
+    func nestedLists() throws {
+        // A billion items' worth of output without the limit.
+        let items: TemplateValue = ["items": .list((0..<1000).map { .int($0) })]
+        let nested = try library(
+            "<h1>{{>rows}}", limit: 1 << 20,
+            partials: ["rows": "{{#items}}{{#items}}{{#items}}{{.}},{{/items}}{{/items}}{{/items}}"])
+        #expect {
+            _ = try nested.render("main", context: items)
+        } throws: { error in
+            let error = error as? TemplateError
+            return error?.file == "rows" && error?.message.contains("would pass 1048576 bytes") == true
+                && error?.message.contains("(in template \"rows\")") == true
+        }
+    }
+
+    @Test("output larger than the thread's kept memory and the first estimate renders whole under the default limit")
+    func largeOutputUnderTheDefault() throws {
+        #expect(TemplateLibrary.Options().maximumOutputBytes == 16 << 20)
+        let items: TemplateValue = ["items": .list((0..<200_000).map { .int($0) })]
+        let output = try library("{{#items}}{{.}},{{/items}}", limit: TemplateLibrary.Options.defaultMaximumOutputBytes)
+            .render("main", context: items)
+        let expected = (0..<200_000).map { "\($0)," }.joined()
+        #expect(output.count == expected.utf8.count && output.count > 1 << 20)
     }
 }
 

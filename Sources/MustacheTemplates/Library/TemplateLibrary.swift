@@ -30,15 +30,24 @@ public final class TemplateLibrary: Sendable {
         public var reloadOnChange: Bool
         /// Whether an unknown partial is an error.
         public var missingTemplates: MissingTemplates
+        /// The most bytes one render writes: a render that would write more fails with a
+        /// ``TemplateError`` instead of holding its output in memory. A template that includes
+        /// itself for every item of a list can otherwise write gigabytes before the bound on a
+        /// render's work ends it.
+        public var maximumOutputBytes: Int
+
+        /// The default ``maximumOutputBytes``: 16 MiB, far above any page.
+        public static let defaultMaximumOutputBytes = 16 << 20
 
         /// Options; the defaults suit production.
         public init(
             fileExtension: String = "mustache", reloadOnChange: Bool = false,
-            missingTemplates: MissingTemplates = .error
+            missingTemplates: MissingTemplates = .error, maximumOutputBytes: Int = defaultMaximumOutputBytes
         ) {
             self.fileExtension = fileExtension
             self.reloadOnChange = reloadOnChange
             self.missingTemplates = missingTemplates
+            self.maximumOutputBytes = maximumOutputBytes
         }
     }
 
@@ -103,8 +112,11 @@ public final class TemplateLibrary: Sendable {
 
     /// Renders template `name` with `context`.
     ///
-    /// - Throws: ``TemplateError`` when no template has that name, or, with `reloadOnChange`,
-    ///   when a changed file no longer compiles.
+    /// - Throws: ``TemplateError`` when no template has that name; when the render would write
+    ///   more than ``Options/maximumOutputBytes`` or do more than 20,000,000 steps of work
+    ///   (each list item and partial counts its instructions times the contexts its names may be
+    ///   searched in: a template that includes itself for every item of a list); or, with
+    ///   `reloadOnChange`, when a changed file no longer compiles.
     public func render(_ name: String, context: TemplateValue) throws(TemplateError) -> [UInt8] {
         try render(name, context) { $0.bytes() }
     }
@@ -120,21 +132,39 @@ public final class TemplateLibrary: Sendable {
     private func render<Output>(_ name: String, _ context: TemplateValue, _ finish: (borrowing OutputBuffer) -> Output)
         throws(TemplateError) -> Output
     {
-        if let reloading { return try Self.render(name, context: context, in: currentSet(reloading.state), finish) }
-        return try Self.render(name, context: context, in: loaded, finish)
-    }
-
-    private static func render<Output>(
-        _ name: String, context: TemplateValue, in set: TemplateSet, _ finish: (borrowing OutputBuffer) -> Output
-    ) throws(TemplateError) -> Output {
+        let set: TemplateSet
+        if let reloading { set = try currentSet(reloading.state) } else { set = loaded }
         guard let index = set.indexByName[name] else {
             throw TemplateError(
                 file: name,
                 message:
                     "no template named \"\(name)\" (known: \(set.indexByName.keys.sorted().joined(separator: ", ")))")
         }
-        return Renderer.render(
-            set.program, template: index, context: context, capacity: set.templates[index].estimatedSize, finish)
+        let rendered = Renderer.render(
+            set.program, template: index, context: context, capacity: set.templates[index].estimatedSize,
+            limit: options.maximumOutputBytes, finish)
+        switch rendered {
+        case .success(let output): return output
+        case .failure(let stop): throw error(stop, rendering: name, in: set)
+        }
+    }
+
+    /// What `stop` means to whoever wrote template `name` of `set`.
+    private func error(_ stop: Renderer.Stop, rendering name: String, in set: TemplateSet) -> TemplateError {
+        let culprit = set.templates[stop.template].name
+        let within = culprit == name ? "" : " (in template \"\(culprit)\")"
+        let bound =
+            switch stop.reason {
+            case .work:
+                "it would do more than \(Renderer.maximumWork) steps of work (each list item and partial counts its instructions times the contexts its names may be searched in)\(within)"
+            case .output:
+                "its output would pass \(options.maximumOutputBytes) bytes (TemplateLibrary.Options.maximumOutputBytes)\(within)"
+            }
+        return TemplateError(
+            file: set.templates[stop.template].file,
+            message:
+                "rendering \"\(name)\" stopped: \(bound); does a partial include itself for every item of a list, or a section repeat a large list inside itself?"
+        )
     }
 
     /// Renders template `name` with an `Encodable` view model (see ``TemplateValueEncoder``).

@@ -1,16 +1,26 @@
 /// The growing byte buffer a render writes into: raw memory, appended with `memcpy`, handed
 /// over as one array at the end, and then kept for the thread's next render. `Array.append(contentsOf:)` costs more than the copy itself
 /// for the short runs a template writes.
+///
+/// Writes always succeed; a render asks ``overflowed`` between its loops and expansions and ends
+/// once its output passed `limit`, so the output passes it by at most what one run of a template
+/// writes outside its lists and partials.
 struct OutputBuffer: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private(set) var count = 0
+    /// The most bytes a render should write.
+    let limit: Int
 
     /// A buffer of at least `capacity` bytes, in the thread's idle output memory when it has
-    /// enough (see ``IdleOutputMemory``).
-    init(capacity: Int) {
-        (base, self.capacity) = IdleOutputMemory.take(atLeast: max(capacity, 64))
+    /// enough (see ``IdleOutputMemory``), for a render of at most `limit` bytes.
+    init(capacity: Int, limit: Int) {
+        self.limit = limit
+        (base, self.capacity) = IdleOutputMemory.take(atLeast: max(min(capacity, limit), 64))
     }
+
+    /// Whether more than ``limit`` bytes were written.
+    var overflowed: Bool { count > limit }
 
     deinit { IdleOutputMemory.putBack(base) }
 

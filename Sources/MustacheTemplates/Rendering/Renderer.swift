@@ -12,17 +12,41 @@ struct Renderer: ~Copyable {
     /// Expansions of partials and parents deeper than this render nothing: data-driven
     /// recursion stops there instead of exhausting the stack.
     static let maximumDepth = 100
-    /// A render expands at most this many partials and parents in all; past it they render
-    /// nothing. Depth alone does not bound the work: a partial that includes itself once per item
-    /// of a list the context keeps finding expands 2¹⁰⁰ times (found by fuzzing: a hang).
-    static let maximumExpansions = 100_000
+    /// The most work a render does; more ends it with ``Stop/Reason/work``. Each list item and
+    /// each partial or parent expanded counts, before it runs, its instructions times the
+    /// contexts a name may be searched in there (the depth of the context stack): what it costs
+    /// at most, its own lists and partials aside, since each instruction runs once and each
+    /// lookup searches at most that many contexts. Counted there, not at each lookup, the bound
+    /// costs a page nothing measurable. 20 million is about what 16 MiB of output takes (a table
+    /// of 300,000 rows of 20 instructions, three contexts deep). Depth alone does not bound the
+    /// work: a partial that includes itself once per item of a list the context keeps finding
+    /// expands 2¹⁰⁰ times (found by fuzzing: a hang), and each of its lookups searches a context
+    /// stack hundreds deep.
+    static let maximumWork = 20_000_000
 
-    /// Renders template number `template` of `program` with `context`; `finish` makes the
-    /// result from the output.
+    /// Why a render ended before its template did, and in which template.
+    struct Stop: Error, Equatable {
+        /// The bound the render reached.
+        enum Reason: Equatable {
+            /// It would have done more than ``Renderer/maximumWork``.
+            case work
+            /// Its output would have passed its limit in bytes.
+            case output
+        }
+
+        /// The bound the render reached.
+        let reason: Reason
+        /// The number of the template rendering when it stopped.
+        let template: Int
+    }
+
+    /// Renders template number `template` of `program` with `context` into at most `limit` bytes;
+    /// `finish` makes the result from the output. Past `limit` bytes or ``maximumWork``, the
+    /// render ends with a ``Stop`` instead.
     static func render<Output>(
-        _ program: Program, template: Int, context: TemplateValue, capacity: Int,
+        _ program: Program, template: Int, context: TemplateValue, capacity: Int, limit: Int,
         _ finish: (borrowing OutputBuffer) -> Output
-    ) -> Output {
+    ) -> Result<Output, Stop> {
         program.instructions.withUnsafeBufferPointer { instructions in
             program.bytes.withUnsafeBufferPointer { bytes in
                 program.paths.withUnsafeBufferPointer { paths in
@@ -34,9 +58,12 @@ struct Renderer: ~Copyable {
                                 hints: hints.baseAddress!)
                             return withUnsafePointer(to: context) { root in
                                 var renderer = Renderer(
-                                    program: program, tables: tables, context: root, capacity: capacity)
+                                    program: program, tables: tables, context: root, capacity: capacity,
+                                    limit: limit)
                                 renderer.render(template: template)
-                                return finish(renderer.output)
+                                renderer.noticeOverflow()
+                                if let stop = renderer.stop { return .failure(stop) }
+                                return .success(finish(renderer.output))
                             }
                         }
                     }
@@ -72,9 +99,14 @@ struct Renderer: ~Copyable {
     /// (the outermost template's overrides take precedence).
     var overrides: [Program.Override] = []
     var depth = 0
-    var expansions = 0
+    /// The work done so far (see ``maximumWork``).
+    var work = 0
+    /// The number of the template rendering now.
+    var current = 0
+    /// Set when the render reached a bound: from then on nothing more is expanded or iterated.
+    var stop: Stop?
 
-    private init(program: Program, tables: Tables, context: ValuePointer, capacity: Int) {
+    private init(program: Program, tables: Tables, context: ValuePointer, capacity: Int, limit: Int) {
         self.program = program
         instructions = tables.instructions
         bytes = tables.bytes
@@ -83,12 +115,32 @@ struct Renderer: ~Copyable {
         hints = tables.hints
         stack = [context]
         stack.reserveCapacity(8)
-        output = OutputBuffer(capacity: capacity)
+        output = OutputBuffer(capacity: capacity, limit: limit)
     }
 
     private mutating func render(template: Int) {
         let range = program.templates[template]
+        let outer = current
+        current = template
         run(from: Int(range.lowerBound), to: Int(range.upperBound))
+        current = outer
+    }
+
+    /// Counts the work of a list item or an expansion of `instructions` instructions about to
+    /// run with one more context on the stack (see ``maximumWork``), and whether the render goes
+    /// on: `false` once it reached a bound (noticed here).
+    @inline(__always)
+    private mutating func goesOn(running instructions: Int) -> Bool {
+        work &+= instructions &* (stack.count + 1)
+        if work > Self.maximumWork, stop == nil { stop = Stop(reason: .work, template: current) }
+        noticeOverflow()
+        return stop == nil
+    }
+
+    /// Records the output's overflow as the render's stop, in the template rendering now.
+    @inline(__always)
+    private mutating func noticeOverflow() {
+        if output.overflowed, stop == nil { stop = Stop(reason: .output, template: current) }
     }
 
     private mutating func run(from start: Int, to end: Int) {
@@ -143,6 +195,7 @@ struct Renderer: ~Copyable {
             items.withUnsafeBufferPointer { items in
                 guard let first = items.baseAddress else { return }
                 for index in 0..<items.count {
+                    guard goesOn(running: end - start) else { return }
                     stack.append(first + index)
                     run(from: start, to: end)
                     stack.removeLast()
@@ -158,8 +211,9 @@ struct Renderer: ~Copyable {
     /// Renders a partial (`overrides == -1`) or a parent: the template with its indentation added
     /// and, for a parent, its overrides placed after the ones already in force.
     private mutating func expand(_ template: Int, indentation: Int, overrides set: Int) {
-        guard template >= 0, depth < Self.maximumDepth, expansions < Self.maximumExpansions else { return }
-        expansions += 1
+        guard template >= 0, depth < Self.maximumDepth, goesOn(running: program.templates[template].count) else {
+            return
+        }
         let savedIndentation = self.indentation.count
         let savedOverrides = overrides.count
         if indentation > 0 { self.indentation += program.indentations[indentation] }
