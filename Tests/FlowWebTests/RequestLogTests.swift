@@ -35,11 +35,33 @@ private struct RecordingLogHandler: LogHandler {
 
 @Suite("The request log")
 struct RequestLogTests {
-    private func responder(logLevel: Logger.Level, records: LogRecords) throws -> FlowWebResponder<WebStep> {
+    private func responder(
+        logLevel: Logger.Level, records: LogRecords, templates: [String: String] = [:]
+    ) throws -> FlowWebResponder<WebStep> {
         FlowWebResponder(
             app: try TestSite.webApp(), store: MemorySessionStore(),
-            templates: try FlowWebDefaults.templates(directory: try TestTemplates.directory().path),
+            templates: try FlowWebDefaults.templates(directory: try TestTemplates.directory(extra: templates).path),
             logger: Logger(label: "test") { _ in RecordingLogHandler(records: records, logLevel: logLevel) })
+    }
+
+    @Test("a request the server fails (500) is logged at error level with what failed; a 404 is not")
+    func serverFailures() async throws {
+        let records = LogRecords()
+        let responder = try responder(
+            logLevel: .error, records: records,
+            templates: [
+                "pages/list.mustache": "{{>pages/again}}",
+                "pages/again.mustache": "{{#links}}{{>pages/again}}{{/links}}",
+            ])
+        let missing = await responder.respond(to: try Request(method: .get, target: "/nowhere"))
+        #expect(missing.status == .notFound)
+        let list = await responder.respond(to: try Request(method: .get, target: "/a"))
+        #expect(list.status == .internalServerError)
+        let failures = records.entries.withLock { entries in entries.filter { $0.message == "request failed" } }
+        #expect(failures.count == 1)
+        let logged = failures.first?.metadata.mapValues { "\($0)" } ?? [:]
+        #expect(logged["method"] == "GET" && logged["path"] == "/a" && logged["status"] == "500")
+        #expect(logged["detail"]?.contains("rendering \"pages/list\" stopped") == true, "\(logged)")
     }
 
     @Test("at debug level every request is logged with its method, path and status, immediate answers included")

@@ -1,3 +1,4 @@
+import Logging
 import MicroHTTP
 
 /// The one rule that turns a ``WebError`` into an answer, for every handler of FlowWeb and of an
@@ -5,12 +6,26 @@ import MicroHTTP
 /// event stream (`/_events`) and any client that accepts JSON and not HTML — and an HTML page in
 /// the app's layout (the `error` template) for everyone else, linking back to the page the
 /// session shows when it is known.
+///
+/// The server's own failures (`500` and the other 5xx but `503`, which the store's health log
+/// reports once an outage) are also logged at `error` level, with the request's method and path
+/// and what failed: whoever runs the server learns of a faulty template or a step that cannot be
+/// encoded from the log, not from a visitor.
 struct ErrorAnswers: Sendable {
     let composer: PageComposer
+    let logger: Logger
 
     /// `error` as `request` is answered.
     func response(_ error: WebError, to request: Request, topURL: String? = nil) -> Response {
-        Self.wantsProblem(request) ? error.problem : composer.errorPage(error, topURL: topURL)
+        if error.status.code >= 500, error.status != .serviceUnavailable {
+            logger.error(
+                "request failed",
+                metadata: [
+                    "method": "\(request.method)", "path": "\(request.path)", "status": "\(error.status.code)",
+                    "detail": "\(error.detail)",
+                ])
+        }
+        return Self.wantsProblem(request) ? error.problem : composer.errorPage(error, topURL: topURL)
     }
 
     /// A request the server refused before routing (a malformed or too large request), whose

@@ -26,7 +26,7 @@ final class FlowWebContext<Step: FlowStep>: Sendable {
             sessions: sessions, cookieName: configuration.sessionCookieName,
             trustedProxies: configuration.trustedProxies)
         self.composer = composer
-        errors = ErrorAnswers(composer: composer)
+        errors = ErrorAnswers(composer: composer, logger: sessions.logger)
         self.security = security
         self.configuration = configuration
     }
