@@ -25,9 +25,9 @@ struct Renderer: ~Copyable {
     static let maximumWork = 20_000_000
 
     /// Why a render ended before its template did, and in which template.
-    struct Stop: Error, Equatable {
+    struct Stop: Error {
         /// The bound the render reached.
-        enum Reason: Equatable {
+        enum Reason {
             /// It would have done more than ``Renderer/maximumWork``.
             case work
             /// Its output would have passed its limit in bytes.
