@@ -38,7 +38,9 @@ def client_limits_off(binary):
 
 
 def start(binary, store):
-    return FlowServer(binary, store, extra=client_limits_off(binary))
+    server = FlowServer(binary, store, extra=client_limits_off(binary))
+    server.wait_until_explored()
+    return server
 
 
 def page_target(server):

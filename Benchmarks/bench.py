@@ -63,6 +63,14 @@ def wait_for_port(port, seconds=30):
     raise RuntimeError(f"nothing listens on port {port} after {seconds} s")
 
 
+def wait_until_explored(port, seconds=60):
+    """Waits for the exploration of the app's navigation graph that a flowserver makes once, in the
+    background, from its start (`/_inspector/graph` answers when it is done): about a second of CPU
+    each, which would otherwise fall on the first measurements, whichever server they measure."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/_inspector/graph", timeout=seconds) as response:
+        response.read()
+
+
 def rss_mb(pid):
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -233,6 +241,9 @@ def http_scenarios(work, cluster):
     # new sessions is off in the benchmarks), so it has a server of its own.
     first_visits = start("flowserver sqlite (first visits)", flowserver(f"sqlite:{work}/first.sqlite"))
     deep_links = start("flowserver sqlite (first deep links)", flowserver(f"sqlite:{work}/deep.sqlite"))
+    for server in servers:
+        if server.name.startswith("flowserver"):
+            wait_until_explored(server.port)
 
     page_scenarios = []
     for key, title, server in [("3m", "3. FlowServer page, memory store", memory), ("3s", "3. FlowServer page, SQLite store", sqlite)]:
@@ -277,6 +288,7 @@ def scale_scenario(work):
     figures = []
     made = 0
     try:
+        wait_until_explored(server.port)
         baseline = server.rss
         for target in SCALE:
             started = time.time()

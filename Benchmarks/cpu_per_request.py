@@ -66,6 +66,7 @@ def measure(binary, location, label, scenario="step", threads=None):
     extra = client_limits_off(binary) + (["--threads", str(threads)] if threads else [])
     server = FlowServer(binary, location, extra=extra)
     try:
+        server.wait_until_explored()
         work = pathlib.Path(tempfile.mkdtemp(prefix="flowserver-cpu-"))
         target = page_target(server) if scenario == "page" else step_target(server, work)
         subprocess.run(["wrk", "-t2", f"-c{CONNECTIONS}", "-d3s", *target], capture_output=True)

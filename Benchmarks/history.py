@@ -79,6 +79,7 @@ def time_travel(binary, work):
     for name, store in [("memory", "memory"), ("SQLite", f"sqlite:{work}/travel.sqlite")]:
         server = FlowServer(binary, store, extra=COMMON + ["--history-limit", "0"])
         try:
+            server.wait_until_explored()
             started = time.time()
             session, last = long_history(server.port, ENTRIES)
             made = time.time() - started
@@ -105,6 +106,7 @@ def step_run(binary, store, limit, work, server=None):
     own = server is None
     server = server or FlowServer(binary, store, extra=COMMON + ["--history-limit", str(limit)])
     try:
+        server.wait_until_explored()
         lines = []
         for _ in range(16):
             session, csrf, node = onboarded_session(server.port)

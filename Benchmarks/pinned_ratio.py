@@ -60,6 +60,7 @@ def main():
             for store, location in [("memory", "memory"), ("postgres", cluster.url)]:
                 server = FlowServer(binary, location, extra=client_limits_off(binary) + ["--threads", "1"])
                 pin(server.process.pid, 0)
+                server.wait_until_explored()
                 servers[store] = server
             targets = {(store, scenario): page_target(server) if scenario == "page" else step_target(server, work)
                        for store, server in servers.items() for scenario in ["page", "step"]}

@@ -57,6 +57,7 @@ def measure(binary, store, pages, kind, work):
     server = FlowServer(binary, store, extra=[*client_limits_off(binary), "--max-session-nodes", "5000",
                                               "--max-stack-depth", "5000", "--max-session-state", "10000000"])
     try:
+        server.wait_until_explored()
         sessions = work / f"sessions-{server.port}.txt"
         sessions.write_text("".join(grown_session(server.port, pages) for _ in range(SESSIONS)))
         target = ["-s", str(HERE / "wrk" / "steps_at_top.lua"), f"http://127.0.0.1:{server.port}/", "--",

@@ -99,6 +99,7 @@ def main():
         "--max-connections", str(most + 1000), "--max-connections-per-client", "0", "--max-event-streams", str(most + 10),
         "--max-event-streams-per-session", str(most + 10), "--new-sessions-per-minute", "0"])
     try:
+        server.wait_until_explored()
         reader, _, _ = onboarded_session(server.port)
         watcher, _, _ = onboarded_session(server.port)
         call(server.port, "POST", "/api/v1/session/steps", {"Authorization": f"Bearer {reader}", "Content-Type": "application/json"},
