@@ -1,5 +1,6 @@
 import FlowStore
 import FlowWeb
+import Foundation
 import Logging
 import MicroHTTP
 import Synchronization
@@ -44,7 +45,9 @@ struct RequestLogTests {
             logger: Logger(label: "test") { _ in RecordingLogHandler(records: records, logLevel: logLevel) })
     }
 
-    @Test("a request the server fails (500) is logged at error level with what failed; a 404 is not")
+    @Test(
+        "a request the server fails (500) is logged at error level with what failed and a reference; the client gets the reference, not what failed; a 404 is not logged"
+    )
     func serverFailures() async throws {
         let records = LogRecords()
         let responder = try responder(
@@ -57,11 +60,26 @@ struct RequestLogTests {
         #expect(missing.status == .notFound)
         let list = await responder.respond(to: try Request(method: .get, target: "/a"))
         #expect(list.status == .internalServerError)
+        let problem = await responder.respond(
+            to: try Request(method: .get, target: "/a", headers: ["Accept": "application/json"]))
+        #expect(problem.status == .internalServerError)
         let failures = records.entries.withLock { entries in entries.filter { $0.message == "request failed" } }
-        #expect(failures.count == 1)
-        let logged = failures.first?.metadata.mapValues { "\($0)" } ?? [:]
-        #expect(logged["method"] == "GET" && logged["path"] == "/a" && logged["status"] == "500")
-        #expect(logged["detail"]?.contains("rendering \"pages/list\" stopped") == true, "\(logged)")
+        #expect(failures.count == 2)
+        let logged = failures.map { $0.metadata.mapValues { "\($0)" } }
+        #expect(logged.allSatisfy { $0["method"] == "GET" && $0["path"] == "/a" && $0["status"] == "500" })
+        #expect(logged.allSatisfy { $0["detail"]?.contains("rendering \"pages/list\" stopped") == true }, "\(logged)")
+        let references = logged.compactMap { $0["reference"] }
+        #expect(references.count == 2 && references[0] != references[1], "\(references)")
+        // The page and the problem document name the reference, and nothing of what failed.
+        let page = String(decoding: list.body, as: UTF8.self)
+        #expect(page.contains("under reference \(references.first ?? "none")."), "\(page)")
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(problem.body)) as? [String: Any], "\(problem.body)")
+        #expect(document["reference"] as? String == references.last)
+        #expect((document["detail"] as? String)?.contains(references.last ?? "none") == true)
+        for answer in [page, String(decoding: problem.body, as: UTF8.self)] {
+            #expect(!answer.contains("pages/") && !answer.contains("stopped"), "\(answer)")
+        }
     }
 
     @Test("at debug level every request is logged with its method, path and status, immediate answers included")

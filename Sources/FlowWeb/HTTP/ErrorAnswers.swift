@@ -8,22 +8,26 @@ import MicroHTTP
 /// session shows when it is known.
 ///
 /// The server's own failures (`500` and the other 5xx but `503`, which the store's health log
-/// reports once an outage) are also logged at `error` level, with the request's method and path
-/// and what failed: whoever runs the server learns of a faulty template or a step that cannot be
-/// encoded from the log, not from a visitor.
+/// reports once an outage) are logged at `error` level, with the request's method and path, what
+/// failed and a reference: whoever runs the server learns of a faulty template or a step that
+/// cannot be encoded from the log, not from a visitor. The visitor's answer gives the reference
+/// instead of what failed, which names the server's files and types (``WebError/withheld(reference:)``).
 struct ErrorAnswers: Sendable {
     let composer: PageComposer
     let logger: Logger
 
     /// `error` as `request` is answered.
     func response(_ error: WebError, to request: Request, topURL: String? = nil) -> Response {
+        var error = error
         if error.status.code >= 500, error.status != .serviceUnavailable {
+            let reference = Hex.random(bytes: 4)
             logger.error(
                 "request failed",
                 metadata: [
                     "method": "\(request.method)", "path": "\(request.path)", "status": "\(error.status.code)",
-                    "detail": "\(error.detail)",
+                    "detail": "\(error.detail)", "reference": "\(reference)",
                 ])
+            error = error.withheld(reference: reference)
         }
         return Self.wantsProblem(request) ? error.problem : composer.errorPage(error, topURL: topURL)
     }

@@ -65,6 +65,19 @@ public struct WebError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { "\(status.code) \(title): \(detail)" }
 
+    /// This error as a client is told of it when the server failed: the same status, title and
+    /// headers, and instead of the detail (which names the server's files, templates and types)
+    /// a `reference` under which the server's log has it, also a member of the problem document.
+    func withheld(reference: String) -> Self {
+        var withheld = Self(
+            status, title,
+            "The server could not answer this request. Its log says what failed, under reference \(reference).",
+            headers: headers)
+        withheld.type = type
+        withheld.members = [("reference", Self.quote(reference))]
+        return withheld
+    }
+
     /// The answer for the JSON API: `application/problem+json` (RFC 9457).
     public var problem: Response {
         let document: [(String, String)] = [
