@@ -3,7 +3,8 @@
 public struct ExplorationFinding: Sendable, Hashable, CustomStringConvertible {
     /// What kind of problem.
     public enum Kind: String, Sendable, Hashable {
-        /// A step, visit or deep link answered `5xx` (a flow, `adapt` or the store threw).
+        /// A step, visit or deep link answered `5xx` (a flow, `adapt` or the store threw); the
+        /// message says what failed, as the server logged it under the answer's reference.
         case serverError
         /// A state's top page did not render (`5xx`, or an empty page).
         case renderError

@@ -178,10 +178,10 @@ struct ExplorationRun<Step: FlowStep> {
         requests += 1
         let path = state.path + [action.description]
         if answer.status.code >= 500 {
-            report(
-                .serverError,
-                "\(action.description) answered \(answer.status.code): \(String(decoding: answer.body.prefix(300), as: UTF8.self))",
-                path)
+            let cause =
+                explorer.failures.take(answeredWith: answer.body).map { "\($0.detail) (reference \($0.reference))" }
+                ?? String(decoding: answer.body.prefix(300), as: UTF8.self)
+            report(.serverError, "\(action.description) answered \(answer.status.code): \(cause)", path)
         }
         if let route = action.route, answer.status.code != 404 {
             answeredRoutes.insert(route)

@@ -35,6 +35,8 @@ public final class FlowExplorer<Step: FlowStep>: Sendable {
     private let store = MemorySessionStore()
     private let responder: FlowWebResponder<Step>
     private let cookieName = WebConfiguration.cookieName
+    /// What the responder logged about the requests it failed.
+    let failures: ServerFailures
 
     /// An explorer of `app` rendered with `templates`, its sessions bounded by `limits`.
     public init(
@@ -45,7 +47,9 @@ public final class FlowExplorer<Step: FlowStep>: Sendable {
         self.samples = samples
         self.bounds = bounds
         self.limits = limits
-        var logger = Logger(label: "FlowExplorer")
+        let failures = ServerFailures()
+        self.failures = failures
+        var logger = Logger(label: "FlowExplorer") { label in failures.recording(to: Logger(label: label).handler) }
         logger.logLevel = .error
         responder = FlowWebResponder(
             app: app, store: store, templates: templates,
