@@ -8,6 +8,18 @@
 public protocol SessionStamping: SessionStore {
     /// The version and times of session `id`, without its contents, or `nil` when there is none.
     func stamp(_ id: String) async throws(StoreError) -> SessionStamp?
+
+    /// The stamp of session `id`, given to `then` once read, from any thread; as
+    /// ``stamp(_:)`` tells it. The default asks ``stamp(_:)`` in a task.
+    func stamp(_ id: String, then: @escaping @Sendable (Result<SessionStamp?, StoreError>) -> Void)
+}
+
+extension SessionStamping {
+    public func stamp(_ id: String, then: @escaping @Sendable (Result<SessionStamp?, StoreError>) -> Void) {
+        Task {
+            do throws(StoreError) { then(.success(try await stamp(id))) } catch { then(.failure(error)) }
+        }
+    }
 }
 
 /// A session's version and times: what changes when anything about it changes (a commit grows

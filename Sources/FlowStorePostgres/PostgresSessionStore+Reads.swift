@@ -27,6 +27,15 @@ extension PostgresSessionStore {
         }
     }
 
+    /// Asked together with the other stamps in flight (see `QueryBatches`), answered with no task
+    /// of its own when another question sends the batch.
+    public func stamp(_ id: String, then: @escaping @Sendable (Result<SessionStamp?, StoreError>) -> Void) {
+        stampQueries.answer(id, then: then) { ids async throws(StoreError) in
+            let stamps = try await self.stamps(of: Array(Set(ids)))
+            return ids.map { stamps[$0] ?? nil }
+        }
+    }
+
     /// The stamps of the sessions of `ids` that exist, by one query (each id once).
     private func stamps(of ids: [String]) async throws(StoreError) -> [String: SessionStamp] {
         try await bounded {

@@ -11,7 +11,9 @@ import Synchronization
 ///
 /// No task of its own: the question that finds nothing in flight sends the query; when the
 /// answer comes, it answers its batch and hands the next batch to the first question waiting,
-/// whose task sends it.
+/// whose task sends it. A question may also wait with a callback instead of a task (a page
+/// answered where its stamp arrives): the task that sends its batch calls it, and a task is made
+/// for it only when its turn is to send.
 final class QueryBatches<Question: Sendable, Answer: Sendable>: Sendable {
     /// Asks `questions` in one query (one at a time, so it may have a connection of its own):
     /// their answers, in their order.
@@ -23,9 +25,39 @@ final class QueryBatches<Question: Sendable, Answer: Sendable>: Sendable {
         case sends
     }
 
+    /// How a waiting question is told its turn.
+    private enum Resumption: Sendable {
+        /// A task waits: it is resumed.
+        case task(CheckedContinuation<Turn, Never>)
+        /// A callback waits, with no task: it is called with the answer, and a task is made only
+        /// when its turn is to send.
+        case callback(@Sendable (Result<Answer, StoreError>) -> Void)
+    }
+
     private struct Waiting {
         var question: Question
-        var continuation: CheckedContinuation<Turn, Never>
+        var resumption: Resumption
+
+        func answer(_ result: Result<Answer, StoreError>) {
+            switch resumption {
+            case .task(let continuation): continuation.resume(returning: .answered(result))
+            case .callback(let then): then(result)
+            }
+        }
+
+        /// Tells the question that it sends the next batch, by `query`.
+        func send(by query: @escaping Query, in batches: QueryBatches) {
+            switch resumption {
+            case .task(let continuation): continuation.resume(returning: .sends)
+            case .callback(let then):
+                let question = question
+                Task {
+                    do throws(StoreError) { then(.success(try await batches.send(first: question, by: query))) } catch {
+                        then(.failure(error))
+                    }
+                }
+            }
+        }
     }
 
     private struct State {
@@ -45,7 +77,7 @@ final class QueryBatches<Question: Sendable, Answer: Sendable>: Sendable {
 
     /// The answer to `question`, by `query` (in this call, or in another's that sends a batch
     /// with it).
-    func answer(_ question: Question, by query: Query) async throws(StoreError) -> Answer {
+    func answer(_ question: Question, by query: @escaping Query) async throws(StoreError) -> Answer {
         let sendsNow = state.withLock { state in
             defer { state.inFlight = true }
             return !state.inFlight
@@ -58,7 +90,7 @@ final class QueryBatches<Question: Sendable, Answer: Sendable>: Sendable {
                         state.inFlight = true
                         return true
                     }
-                    state.waiting.append(Waiting(question: question, continuation: continuation))
+                    state.waiting.append(Waiting(question: question, resumption: .task(continuation)))
                     return false
                 }
                 if sends { continuation.resume(returning: .sends) }
@@ -68,9 +100,26 @@ final class QueryBatches<Question: Sendable, Answer: Sendable>: Sendable {
         return try await send(first: question, by: query)
     }
 
+    /// The answer to `question`, by `query`, given to `then` (from any thread): with no task
+    /// while another question sends the batch, in a task of its own when it sends.
+    func answer(
+        _ question: Question, then: @escaping @Sendable (Result<Answer, StoreError>) -> Void, by query: @escaping Query
+    ) {
+        let waiting = Waiting(question: question, resumption: .callback(then))
+        let sendsNow = state.withLock { state in
+            guard state.inFlight else {
+                state.inFlight = true
+                return true
+            }
+            state.waiting.append(waiting)
+            return false
+        }
+        if sendsNow { waiting.send(by: query, in: self) }
+    }
+
     /// Sends the batch of `first` and of every question waiting now by `query`, answers them, and
     /// hands the next batch to the first question waiting after.
-    private func send(first: Question, by query: Query) async throws(StoreError) -> Answer {
+    fileprivate func send(first: Question, by query: @escaping Query) async throws(StoreError) -> Answer {
         let batch = state.withLock { state in
             defer { state.waiting = [] }
             return state.waiting
@@ -83,7 +132,7 @@ final class QueryBatches<Question: Sendable, Answer: Sendable>: Sendable {
             result = .failure(.unavailable("\(answers.count) answers came for \(batch.count + 1) questions"))
         }
         for (index, waiting) in batch.enumerated() {
-            waiting.continuation.resume(returning: .answered(result.map { $0[index + 1] }))
+            waiting.answer(result.map { $0[index + 1] })
         }
         let next = state.withLock { state -> Waiting? in
             guard !state.waiting.isEmpty else {
@@ -92,7 +141,7 @@ final class QueryBatches<Question: Sendable, Answer: Sendable>: Sendable {
             }
             return state.waiting.removeFirst()
         }
-        next?.continuation.resume(returning: .sends)
+        next?.send(by: query, in: self)
         return try result.map { $0[0] }.get()
     }
 }

@@ -113,4 +113,40 @@ struct QueryBatchesTests {
         #expect(answers.allSatisfy { "answer to \($0.0)" == $0.1 })
         #expect(batches.waitingCount == 0)
     }
+
+    @Test(
+        "questions answered by a callback go in the same batches as the tasks' and may send one, in a task of its own")
+    func callbacks() async throws {
+        let batches = QueryBatches<String, String>()
+        let queries = RecordedQueries(failing: [3])
+        let answers = AsyncStream<String>.makeStream()
+        let answer = { @Sendable (result: Result<String, StoreError>) -> Void in
+            _ = answers.continuation.yield((try? result.get()) ?? "failed")
+        }
+        // Nothing in flight: the callback's question is sent at once, by a task made for it.
+        batches.answer("a", then: answer, by: queries.query)
+        await eventually { queries.heldCount == 1 }
+        // In flight: a callback and a task wait together; the first to wait (the callback) sends
+        // the next batch, again in a task of its own.
+        batches.answer("b", then: answer, by: queries.query)
+        async let c = batches.answer("c", by: queries.query)
+        await eventually { batches.waitingCount == 2 }
+        queries.release()
+        await eventually { queries.heldCount == 1 }
+        #expect(queries.asked == [["a"], ["b", "c"]])
+        // A callback waiting behind them is answered by the batch after, which fails.
+        batches.answer("d", then: answer, by: queries.query)
+        await eventually { batches.waitingCount == 1 }
+        queries.holds.store(false, ordering: .relaxed)
+        queries.release()
+        #expect(try await c == "c in batch 2")
+        var told: [String] = []
+        for await text in answers.stream {
+            told.append(text)
+            if told.count == 3 { break }
+        }
+        #expect(Set(told) == ["a in batch 1", "b in batch 2", "failed"])
+        #expect(queries.asked == [["a"], ["b", "c"], ["d"]])
+        #expect(batches.waitingCount == 0)
+    }
 }

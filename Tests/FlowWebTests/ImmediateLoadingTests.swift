@@ -116,7 +116,9 @@ struct ImmediateLoadingTests {
         let created = try await service.create(client: nil)
         let id = created.record.id
         let top = try #require(created.tree.top?.url)
-        let chrome = { (session: LoadedSession) throws(WebError) in try PageChrome(session.tree, app: app.pages) }
+        let chrome = { @Sendable (session: LoadedSession) throws(WebError) in
+            try PageChrome(session.tree, app: app.pages)
+        }
         #expect(fastPath.show(id, at: top, chrome: chrome) == nil, "nothing is read on the server's thread")
         let shown = try #require(await fastPath.showAfterStamp(id, at: top, chrome: chrome))
         #expect(shown.session.record == created.record)
@@ -134,5 +136,39 @@ struct ImmediateLoadingTests {
         #expect((store.stamps, store.loads) == (3, 1))
         #expect(await fastPath.showAfterStamp(id, at: "/elsewhere", chrome: chrome) == nil)
         #expect(store.stamps == 3, "a page the held copy does not show on top is the async path's: no stamp")
+    }
+
+    @Test(
+        "over HTTP, on a shared store that tells stamps, a reload of the page held on top is answered after its stamp alone; another instance's version through the async path"
+    )
+    func answeredLaterOverHTTP() async throws {
+        let store = SessionUpdateTests.ReadCountingStore()
+        let server = try startInstance(on: store)
+        let port = server.port
+        let created = try await fetch(port: port, "/api/v1/sessions", method: "POST")
+        #expect(created.status == 201)
+        let id = try #require(
+            (try JSONSerialization.jsonObject(with: Data(created.body)) as? [String: Any])?["session"] as? String)
+        let cookie = [("Cookie", "\(WebConfiguration.cookieName)=\(id)")]
+        let (stamps, loads) = (store.stamps, store.loads)
+        // Eight reloads at once: each answered from the version held, after a stamp, with no read.
+        let pages = try await withThrowingTaskGroup(of: TestResponse.self) { group in
+            for _ in 0..<8 { group.addTask { try await fetch(port: port, "/a", headers: cookie) } }
+            return try await group.reduce(into: [TestResponse]()) { $0.append($1) }
+        }
+        #expect(pages.allSatisfy { $0.status == 200 && $0.text.contains("href=\"/b\"") }, "\(pages.map(\.text))")
+        #expect(pages.allSatisfy { $0.header("Content-Security-Policy") != nil }, "FlowWeb's middleware ran on them")
+        #expect(store.stamps - stamps == 8 && store.loads == loads)
+        #expect(store.stampsToCallbacks == 8, "the server's later answer, not a task's")
+        // Another instance commits: the stamp tells, and the page is read and shown through the
+        // async path.
+        let held = try #require(try store.inner.load(id))
+        var newer = held
+        newer.version += 1
+        try store.inner.commit(newer, expectedVersion: held.version, entries: [])
+        let page = try await fetch(port: port, "/a", headers: cookie)
+        #expect(page.status == 200 && page.text.contains("href=\"/b\""))
+        #expect(store.stamps - stamps == 9 && store.loads == loads + 1 && store.stampsToCallbacks == 9)
+        await server.stop()
     }
 }

@@ -36,6 +36,20 @@ struct SessionUpdateTests {
             return try inner.stampImmediately(id)
         }
 
+        /// Stamps asked for with a callback (a page answered later, with no task).
+        var stampsToCallbacks: Int { callbackStampCount.load(ordering: .relaxed) }
+        private let callbackStampCount = Atomic<Int>(0)
+
+        /// Answers from another thread, as a database client's would.
+        func stamp(_ id: String, then: @escaping @Sendable (Result<SessionStamp?, StoreError>) -> Void) {
+            callbackStampCount.add(1, ordering: .relaxed)
+            stampCount.add(1, ordering: .relaxed)
+            let inner = inner
+            Thread.detachNewThread {
+                do throws(StoreError) { then(.success(try inner.stampImmediately(id))) } catch { then(.failure(error)) }
+            }
+        }
+
         func load(_ id: String) async throws(StoreError) -> SessionRecord? {
             count.add(1, ordering: .relaxed)
             return try inner.load(id)

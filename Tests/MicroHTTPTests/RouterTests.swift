@@ -1,3 +1,4 @@
+import Foundation
 import MicroHTTP
 import Testing
 
@@ -7,6 +8,25 @@ private struct TwoSpeedResponder: HTTPResponder {
 
     func respond(to request: Request) async -> Response { .text("slow \(request.path)") }
     func immediateResponse(to request: Request) -> Response? { immediate ? .text("fast \(request.path)") : nil }
+}
+
+/// Answers later (from another thread) what it answers at all: paths under `/later/`.
+private struct LaterResponder: HTTPResponder {
+    func respond(to request: Request) async -> Response { .text("task \(request.path)") }
+    func answerLater(to request: Request, answer: @escaping @Sendable (Response) -> Void) -> Bool {
+        guard request.path.hasPrefix("/later/") else { return false }
+        Thread.detachNewThread { answer(.text("later \(request.path)")) }
+        return true
+    }
+}
+
+/// What `chain` answers later to `target`, or `nil` when it declines.
+private func answeredLater(_ chain: some HTTPResponder, _ target: String) async throws -> Response? {
+    let request = try Request(method: .get, target: target)
+    let answers = AsyncStream<Response>.makeStream()
+    guard chain.answerLater(to: request, answer: { answers.continuation.yield($0) }) else { return nil }
+    for await response in answers.stream { return response }
+    return nil
 }
 
 /// Appends its name to `X-Trail` on the way out, in both paths.
@@ -190,5 +210,21 @@ struct RouterTests {
         #expect(chain.immediateResponse(to: try Request(method: .get, target: "/slow/b")) == nil)
         let slow = await chain.respond(to: try Request(method: .get, target: "/slow/b"))
         #expect(slow.headers.values(for: "X-Trail") == ["stamp /slow/b", "outer"])
+    }
+
+    @Test(
+        "an answer given later keeps its route, its mounted responder and its SynchronousMiddleware; others decline it")
+    func answersLater() async throws {
+        var router = Router()
+        router.add(.get, "/plain/**") { _, _ in .text("plain") }
+        router.add(.get, "/**", responder: LaterResponder())
+        let later = try #require(try await answeredLater(router.wrapped(in: [Stamp()]), "/later/a"))
+        #expect(body(later) == "later /later/a\n" && later.headers.values(for: "X-Trail") == ["stamp /later/a"])
+        // Declined: a path the responder does not answer later, a route without a later answer,
+        // and a chain with a middleware that knows nothing of later answers (its work would be skipped).
+        #expect(try await answeredLater(router, "/other") == nil)
+        #expect(try await answeredLater(router, "/plain/x") == nil)
+        #expect(try await answeredLater(router.wrapped(in: [Trail(name: "outer")]), "/later/a") == nil)
+        #expect(body(await router.respond(to: try Request(method: .get, target: "/later/a"))) == "task /later/a\n")
     }
 }

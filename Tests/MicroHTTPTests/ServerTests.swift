@@ -155,6 +155,59 @@ struct ServerTests {
         #expect(responder.asyncCalls.withLock { $0 } == 2)
     }
 
+    @Test(
+        "an answer given later, from another thread or at once, is served with no task; declined ones through respond(to:)"
+    )
+    func laterResponses() async throws {
+        /// Answers `/thread` later from another thread, `/now` within `answerLater` itself, and
+        /// everything else through `respond(to:)`.
+        final class SometimesLater: HTTPResponder {
+            let asyncCalls = Mutex(0)
+            func respond(to request: Request) async -> Response {
+                asyncCalls.withLock { $0 += 1 }
+                return .text("task \(request.path)")
+            }
+            func answerLater(to request: Request, answer: @escaping @Sendable (Response) -> Void) -> Bool {
+                switch request.path {
+                case "/thread":
+                    Thread.detachNewThread {
+                        Thread.sleep(forTimeInterval: 0.005)
+                        answer(.text("from a thread", status: HTTPStatus(202)))
+                    }
+                    return true
+                case "/now":
+                    answer(.text("at once", status: .created))
+                    return true
+                default:
+                    return false
+                }
+            }
+        }
+        let responder = SometimesLater()
+        try await withServer(responder: responder) { server throws in
+            let answers = try await onThread { () -> [String] in
+                let connection = try TestConnection(port: server.port)
+                return try ["/thread", "/other", "/now", "/thread", "/now"].map { path in
+                    let response = try connection.request("GET", path)
+                    return "\(response.status) \(response.text)"
+                }
+            }
+            #expect(
+                answers == [
+                    "202 from a thread\n", "200 task /other\n", "201 at once\n", "202 from a thread\n", "201 at once\n",
+                ])
+            // Many at once, on as many connections: each gets its own answer.
+            let paths = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<32 {
+                    group.addTask { try await fetch(port: server.port, "/thread").status }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(paths == Array(repeating: 202, count: 32))
+        }
+        #expect(responder.asyncCalls.withLock { $0 } == 1)
+    }
+
     @Test("bodies of 0 bytes and exactly the limit are received whole", arguments: [0, 1, 70_000, 1 << 20])
     func bodies(size: Int) async throws {
         try await withServer(responder: testRouter()) { server throws in

@@ -54,15 +54,30 @@ final class FastPagePath: Sendable {
     /// it has not is the async path's to read). The store is not asked when the copy this
     /// instance holds does not show `path` on top (a visit to another page, a session it does
     /// not hold): the async path, which changes the session or reads it anyway, answers those.
-    func showAfterStamp(_ id: String, at path: String, chrome: (LoadedSession) throws(WebError) -> PageChrome)
-        async -> ShownSession?
-    {
-        guard let stamping, SessionIDs.isWellFormed(id), sessions.decoded.latest(id)?.tree.top?.url == path else {
-            return nil
+    func showAfterStamp(
+        _ id: String, at path: String, chrome: @escaping @Sendable (LoadedSession) throws(WebError) -> PageChrome
+    ) async -> ShownSession? {
+        await withCheckedContinuation { continuation in
+            let asked = showLater(id, at: path, chrome: chrome) { continuation.resume(returning: $0) }
+            if !asked { continuation.resume(returning: nil) }
         }
-        let found: SessionStamp?
-        do { found = try await stamping.stamp(id) } catch { return nil }
-        return show(id, at: path, stamped: found, read: { nil }, chrome: chrome)
+    }
+
+    /// Session `id` as ``showAfterStamp(_:at:chrome:)`` shows it, given to `then` (on any thread)
+    /// once the store's stamp arrives, with no task of its own: `nil` when it shows nothing
+    /// there. `false`, and `then` never called, when the store is not asked.
+    func showLater(
+        _ id: String, at path: String, chrome: @escaping @Sendable (LoadedSession) throws(WebError) -> PageChrome,
+        then: @escaping @Sendable (ShownSession?) -> Void
+    ) -> Bool {
+        guard let stamping, SessionIDs.isWellFormed(id), sessions.decoded.latest(id)?.tree.top?.url == path else {
+            return false
+        }
+        stamping.stamp(id) { found in
+            guard case .success(let stamp) = found else { return then(nil) }
+            then(self.show(id, at: path, stamped: stamp, read: { nil }, chrome: chrome))
+        }
+        return true
     }
 
     /// Session `id` at `stamp` (`nil`: not stored), from what this instance keeps of that

@@ -50,6 +50,12 @@ public final class FlowWebResponder<Step: FlowStep>: HTTPResponder {
         chain.immediateResponse(to: request)
     }
 
+    /// A reload of the session's current page on a store that tells stamps, answered once the
+    /// stamp arrives, with no task (see `FastPagePath`); `false` for everything else.
+    public func answerLater(to request: Request, answer: @escaping @Sendable (Response) -> Void) -> Bool {
+        chain.answerLater(to: request, answer: answer)
+    }
+
     public func response(for rejection: RequestRejection) -> Response {
         chain.response(for: rejection)
     }

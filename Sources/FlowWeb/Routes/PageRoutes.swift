@@ -14,11 +14,17 @@ struct PageRoutes<Step: FlowStep>: RouteCollection {
     func register(on router: inout Router) {
         router.add(
             .get, "/**", immediate: { request, _ in currentPageImmediately(request) },
+            later: { request, _, answer in currentPageLater(request, answer: answer) },
             handler: { request, _ in await respond(to: request) })
     }
 
     func respond(to request: Request) async -> Response {
         if let shown = await currentPageAfterStamp(request) { return shown }
+        return await resolvedPage(request)
+    }
+
+    /// The answer to `request` from the session resolved (read, or changed by a visit).
+    func resolvedPage(_ request: Request) async -> Response {
         let intent = RequestIntent(request)
         // A visit changes the session only through `SessionService.update`, which confirms a held
         // copy; `page` confirms it before answering anything else.

@@ -23,10 +23,19 @@ public protocol HTTPMiddleware: Sendable {
     /// sends every request through ``respond(to:next:)``: correct, but it turns the fast path of
     /// the responders after it off. Implement it when the work is quick.
     func immediateResponse(to request: Request, next: some HTTPResponder) -> Response?
+
+    /// Answers `request` later by way of `next`'s ``HTTPResponder/answerLater(to:answer:)``, with
+    /// this middleware's work done on the answer; `false` (the default) when it cannot.
+    func answerLater(to request: Request, next: some HTTPResponder, answer: @escaping @Sendable (Response) -> Void)
+        -> Bool
 }
 
 extension HTTPMiddleware {
     public func immediateResponse(to request: Request, next: some HTTPResponder) -> Response? { nil }
+
+    public func answerLater(
+        to request: Request, next: some HTTPResponder, answer: @escaping @Sendable (Response) -> Void
+    ) -> Bool { false }
 }
 
 extension HTTPResponder {
@@ -50,6 +59,10 @@ struct MiddlewareResponder: HTTPResponder {
 
     func immediateResponse(to request: Request) -> Response? {
         middleware.immediateResponse(to: request, next: next)
+    }
+
+    func answerLater(to request: Request, answer: @escaping @Sendable (Response) -> Void) -> Bool {
+        middleware.answerLater(to: request, next: next, answer: answer)
     }
 
     /// A rejected request never reached a middleware: the innermost responder shapes the answer.

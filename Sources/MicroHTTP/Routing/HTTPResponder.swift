@@ -29,12 +29,20 @@ public protocol HTTPResponder: Sendable {
     /// Called once per request, on a server thread; `nil` (the default): Swift's global
     /// concurrent executor. The task must never block its executor.
     func preferredTaskExecutor() -> (any TaskExecutor)?
+
+    /// Answers `request` later, with no task of the server's: `true` when the responder took it
+    /// and will call `answer` exactly once, from any thread; `false` (the default) to have
+    /// ``respond(to:)`` called. Asked on the server's thread after ``immediateResponse(to:)``
+    /// answered `nil`, so it must not block.
+    func answerLater(to request: Request, answer: @escaping @Sendable (Response) -> Void) -> Bool
 }
 
 extension HTTPResponder {
     public func immediateResponse(to request: Request) -> Response? { nil }
 
     public func preferredTaskExecutor() -> (any TaskExecutor)? { nil }
+
+    public func answerLater(to request: Request, answer: @escaping @Sendable (Response) -> Void) -> Bool { false }
 }
 
 /// A responder made of a closure.

@@ -17,15 +17,20 @@
 /// under (``label(for:)``); ``add(_:label:)`` gives one to every route of a collection that has
 /// none of its own.
 ///
-/// A route added with a responder keeps that responder's ``HTTPResponder/immediateResponse(to:)``:
-/// the router answers immediately whenever the matched route does, so mounting a responder under
-/// a router keeps its fast path.
+/// A route added with a responder keeps that responder's ``HTTPResponder/immediateResponse(to:)``
+/// and ``HTTPResponder/answerLater(to:answer:)``: the router answers immediately, or later with no
+/// task, whenever the matched route does, so mounting a responder under a router keeps its fast
+/// paths.
 public struct Router: HTTPResponder {
     /// The handler of a route: the request and the values of the pattern's parameters.
     public typealias Handler = @Sendable (Request, RouteParameters) async -> Response
     /// A route's answer when it is ready without waiting, or `nil` (see
     /// ``HTTPResponder/immediateResponse(to:)``).
     public typealias ImmediateHandler = @Sendable (Request, RouteParameters) -> Response?
+    /// A route's answer given later, with no task (see ``HTTPResponder/answerLater(to:answer:)``):
+    /// `true` when it will call the closure it is given.
+    public typealias LaterHandler =
+        @Sendable (Request, RouteParameters, @escaping @Sendable (Response) -> Void) -> Bool
     /// The answer to a path that routes match only with other methods; `allow` lists those
     /// methods for the `Allow` header (`"GET, HEAD"`).
     public typealias MethodNotAllowed = @Sendable (_ request: Request, _ allow: String) -> Response
@@ -36,6 +41,7 @@ public struct Router: HTTPResponder {
         var pattern: RoutePattern
         var handler: Handler
         var immediate: ImmediateHandler?
+        var later: LaterHandler? = nil
         var label: String?
     }
 
@@ -66,22 +72,25 @@ public struct Router: HTTPResponder {
     }
 
     /// Adds a route, with `label` for its metrics; `immediate`, when given, answers it without a
-    /// task when it can.
+    /// task when it can, and `later`, when given, answers it later without a task when it can.
     public mutating func add(
         _ method: HTTPMethod, _ pattern: String, label: String? = nil, immediate: ImmediateHandler? = nil,
-        handler: @escaping Handler
+        later: LaterHandler? = nil, handler: @escaping Handler
     ) {
         routes.append(
-            Route(method: method, pattern: RoutePattern(pattern), handler: handler, immediate: immediate, label: label))
+            Route(
+                method: method, pattern: RoutePattern(pattern), handler: handler, immediate: immediate, later: later,
+                label: label))
     }
 
-    /// Adds a route answered by another responder, its immediate answers included.
+    /// Adds a route answered by another responder, its immediate and later answers included.
     public mutating func add(
         _ method: HTTPMethod, _ pattern: String, label: String? = nil, responder: some HTTPResponder
     ) {
-        add(method, pattern, label: label, immediate: { request, _ in responder.immediateResponse(to: request) }) {
-            request, _ in await responder.respond(to: request)
-        }
+        add(
+            method, pattern, label: label, immediate: { request, _ in responder.immediateResponse(to: request) },
+            later: { request, _, answer in responder.answerLater(to: request, answer: answer) }
+        ) { request, _ in await responder.respond(to: request) }
     }
 
     /// Adds a route for every method: what answers a part of the site (`/api/**`) that the routes
@@ -105,7 +114,7 @@ public struct Router: HTTPResponder {
         for index in first..<routes.count where routes[index].label == nil { routes[index].label = label }
     }
 
-    /// The label of the route that answers `request` (see ``add(_:_:label:immediate:handler:)``);
+    /// The label of the route that answers `request` (see ``add(_:_:label:immediate:later:handler:)``);
     /// `nil` when none does or it has none.
     public func label(for request: Request) -> String? {
         guard case .route(let index, _) = resolve(request) else { return nil }
@@ -123,6 +132,11 @@ public struct Router: HTTPResponder {
     public func immediateResponse(to request: Request) -> Response? {
         guard case .route(let index, let parameters) = resolve(request) else { return nil }
         return routes[index].immediate?(request, parameters)
+    }
+
+    public func answerLater(to request: Request, answer: @escaping @Sendable (Response) -> Void) -> Bool {
+        guard case .route(let index, let parameters) = resolve(request) else { return false }
+        return routes[index].later?(request, parameters, answer) ?? false
     }
 
     public func response(for rejection: RequestRejection) -> Response {

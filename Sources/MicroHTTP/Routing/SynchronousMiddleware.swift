@@ -49,4 +49,15 @@ extension SynchronousMiddleware {
         after(&response, to: request, from: start)
         return response
     }
+
+    @inlinable public func answerLater(
+        to request: Request, next: some HTTPResponder, answer: @escaping @Sendable (Response) -> Void
+    ) -> Bool {
+        let start = before(request)
+        return next.answerLater(to: request) { response in
+            var response = response
+            after(&response, to: request, from: start)
+            answer(response)
+        }
+    }
 }
