@@ -4,12 +4,12 @@ import FlowStore
 /// keeps of the session's version, with no memory written that another core writes. On a store
 /// that reads without waiting, on the server's thread that read the request, with no task and
 /// no suspended connection; on a shared store that tells stamps (``SessionStamping``), after
-/// that one wait. Everything else (a new session, a visit, a step, a renewal due, a version
+/// that one wait, in the callback that brings the stamp, again with no task. Everything else (a new session, a visit, a step, a renewal due, a version
 /// this instance has not decoded on a shared store, any failure) answers `nil` here and takes
 /// ``SessionService``'s async path.
 ///
 /// It follows the rules of FlowWeb.docc/Performance.md: the store reads without waiting
-/// (``ImmediateSessionLoading``) or tells a stamp (``SessionStamping``, in a task); a version
+/// (``ImmediateSessionLoading``) or tells a stamp (``SessionStamping``, by a callback); a version
 /// names one content and times come from each stamp; each thread renders from its own memory
 /// (``ShownSession``, kept per thread by ``SessionVersionCache``).
 final class FastPagePath: Sendable {
