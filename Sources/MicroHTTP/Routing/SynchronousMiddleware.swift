@@ -18,8 +18,8 @@ public protocol SynchronousMiddleware: HTTPMiddleware {
     associatedtype Start: Sendable = Void
 
     /// What to remember of `request` before the responder after it works on it. It must have no
-    /// effect of its own: it runs once more for a request that the responder after it declines
-    /// to answer immediately.
+    /// effect of its own: it runs again for each way of answering that the responder after it
+    /// declines (immediately, later, then in a task).
     func before(_ request: Request) -> Start
 
     /// Works on the answer to `request`; `start` is what ``before(_:)`` gave. Runs on a server

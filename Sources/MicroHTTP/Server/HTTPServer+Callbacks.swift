@@ -197,16 +197,15 @@ extension HTTPServer {
         if let response = responder.immediateResponse(to: request) { return queue(response, for: context) }
         context.stage = .waiting
         let responder = self.responder
-        if responder.answerLater(to: request, answer: { self.finish(context, with: $0) }) {
-            if let response = context.takeResponse() { return queue(response, for: context) }
-            return suspendUntilAnswered(context)
-        }
-        // Runs on this thread until the responder first suspends: a responder that answers
-        // without waiting is answered right here, with no suspension and no thread hop. Then on
-        // the executor the responder prefers.
-        Task.immediate(executorPreference: responder.preferredTaskExecutor()) {
-            let response = await responder.respond(to: request)
-            self.finish(context, with: response)
+        // A responder that answers later calls `finish` itself, with no task. Otherwise a task runs
+        // on this thread until the responder first suspends: a responder that answers without
+        // waiting is answered right here, with no suspension and no thread hop. Then on the
+        // executor the responder prefers.
+        if !responder.answerLater(to: request, answer: { self.finish(context, with: $0) }) {
+            Task.immediate(executorPreference: responder.preferredTaskExecutor()) {
+                let response = await responder.respond(to: request)
+                self.finish(context, with: response)
+            }
         }
         if let response = context.takeResponse() { return queue(response, for: context) }
         return suspendUntilAnswered(context)
