@@ -21,8 +21,8 @@ every second to FLOWSERVER_PROBE_LOG:
 
 A throwaway durable PostgreSQL cluster, the scenario of `make bench` (steps: steps.lua, 16
 sessions; page: `GET /movies/1`), wrk -c64 for a warm-up and ROUNDS (default 2) runs of 5 s.
-`pinned` is `pinned_ratio.py`'s arrangement (server `--threads 1` on core 0, PostgreSQL and wrk -t1
-on core 1); `shared` the two cores for everyone (`--threads 2`, wrk -t2). Prints each run's rate,
+`pinned` is `pinned_ratio.py`'s arrangement (server `--threads 1` started on core 0, PostgreSQL
+and wrk -t1 on core 1); `shared` the two cores for everyone (`--threads 2`, wrk -t2). Prints each run's rate,
 CPU a request (server, PostgreSQL) and latency percentiles, then each interval: how often a
 request has it, its mean, and its share of a request.
 """
@@ -40,7 +40,7 @@ sys.path.insert(0, str(HERE))
 from ab import client_limits_off, page_target, step_target  # noqa: E402
 from cluster import PostgresCluster  # noqa: E402
 from cpu_per_request import cpu_seconds  # noqa: E402
-from pinned_ratio import pin, postmaster_pid  # noqa: E402
+from pinned_ratio import SERVER_CORE, pin, postmaster_pid  # noqa: E402
 from soak import FlowServer  # noqa: E402
 
 
@@ -74,11 +74,11 @@ def main():
     os.environ["FLOWSERVER_PROBE_LOG"] = str(log)
     with PostgresCluster(durable=True) as cluster:
         server = FlowServer(binary, cluster.url,
-                            extra=client_limits_off(binary) + ["--threads", "1" if mode == "pinned" else "2"])
+                            extra=client_limits_off(binary) + ["--threads", "1" if mode == "pinned" else "2"],
+                            launcher=SERVER_CORE if mode == "pinned" else ())
         try:
             if mode == "pinned":
                 pin(postmaster_pid(cluster), 1)
-                pin(server.process.pid, 0)
             server.wait_until_explored()
             target = step_target(server, work) if scenario == "step" else page_target(server)
             wrk = (["taskset", "-c", "1", "wrk", "-t1"] if mode == "pinned" else ["wrk", "-t2"]) + \

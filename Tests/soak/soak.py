@@ -50,10 +50,13 @@ class Failure(Exception):
 class FlowServer:
     """A `flowserver` process on a free port of 127.0.0.1."""
 
-    def __init__(self, binary, store, extra=()):
+    def __init__(self, binary, store, extra=(), launcher=()):
+        """`launcher` is a command to start the binary under, e.g. `taskset -c 0`: a process started
+        on one core sizes Swift's cooperative pool to it, where one moved there later keeps a thread
+        for every core of the machine."""
         self.log = tempfile.TemporaryFile()
         self.process = subprocess.Popen(
-            [binary, "--port", "0", "--store", store, "--templates", str(ROOT / "Templates"),
+            [*launcher, binary, "--port", "0", "--store", store, "--templates", str(ROOT / "Templates"),
              "--log-level", "warning", *extra],
             stdout=subprocess.PIPE, stderr=self.log, text=True)
         line = self.process.stdout.readline()
