@@ -66,6 +66,8 @@ struct AppDataTests {
         #expect(store.appData(CounterData.self)?.opened == 2)
         let rebuilt = try await store.coordinator.replay(store.history)
         #expect(rebuilt.appData == AnyAppData(CounterData(opened: 2)))
+        #expect(rebuilt.appData != AnyAppData(CounterData(opened: 3)))
+        #expect(rebuilt.appData != AnyAppData(NoAppData()))
         #expect(rebuilt == store.tree)
     }
 

@@ -20,6 +20,33 @@ struct TreeJSONTests {
         #expect(try TreeCoding.decode(Data(ours)) == store.tree)
     }
 
+    @Test("a flow's state is written as the last step left it, in a tree read from JSON as in one built by steps")
+    func flowStatesFollowSteps() async throws {
+        let store = try await startedStore(onboarded: false)
+        let registry = store.coordinator.app.registry
+        store.exhaustivity = .off
+        try await store.send(.userIsLoggedIn(name: "A"), from: store.top)
+        try await store.send(.apiKeyIsFilledIn(apiKey: "k"), from: store.top)
+        let onboarded = try store.tree.jsonBytes()
+        #expect(String(decoding: onboarded, as: UTF8.self).contains(#""flow":"app","state":{"onboarded":true}"#))
+
+        var read = try NavigationTree(json: onboarded, registry: registry)
+        #expect(try read.jsonBytes() == onboarded)
+        _ = try await store.coordinator.apply(.logoutIsRequired, from: read.page(at: "/wishlist")?.id, to: &read)
+        let loggedOut = try read.jsonBytes()
+        #expect(String(decoding: loggedOut, as: UTF8.self).contains(#""flow":"app","state":{"onboarded":false}"#))
+        #expect(try NavigationTree(json: loggedOut, registry: registry) == read)
+    }
+
+    @Test("type-erased flows and pages are equal only when of one type and equal")
+    func typeErasedEquality() {
+        #expect(AnyFlow(AppFlow(onboarded: true)) == AnyFlow(AppFlow(onboarded: true)))
+        #expect(AnyFlow(AppFlow(onboarded: true)) != AnyFlow(AppFlow(onboarded: false)))
+        #expect(AnyFlow(OnboardingFlow()) != AnyFlow(SettingsFlow()))
+        #expect(AnyPage(LoginPage()) == AnyPage(LoginPage()))
+        #expect(AnyPage(LoginPage()) != AnyPage(APIKeyPage()))
+    }
+
     struct Sample: Codable, Equatable {
         var text: String
         var numbers: [Int]

@@ -122,9 +122,12 @@ struct ParsingTests {
         #expect(try MediaType(parsing: marked.description) == marked)
         let quotedMark = MediaType(type: "text", subtype: "plain", parameters: [("a", "x\u{604}\"y")])
         #expect(try MediaType(parsing: quotedMark.description).parameter("a") == "x\u{604}\"y")
+        // `type/subtype` alone is read by a shorter path, to the same answers.
+        #expect(try MediaType(parsing: "Application/X-WWW-Form-URLEncoded") == .urlEncodedForm)
+        #expect(try MediaType(parsing: " text/html ").hasSameEssence(as: .html))
         for bad in [
             "text", "text/", "/html", "te xt/html", "text/html; charset", "text/html; a=\"unclosed",
-            #"text/html; a="x"y"#,
+            #"text/html; a="x"y"#, "text/html/x", "text/ht ml", "text/é", "text//html",
         ] {
             #expect(throws: HTTPParseError.self, "\(bad)") { try MediaType(parsing: bad) }
         }

@@ -1,10 +1,27 @@
 /// A flow of any registered type, as the tree stores it.
 public struct AnyFlow: Sendable, Hashable, CustomStringConvertible {
     /// The flow value (its state).
-    public internal(set) var base: any FlowState
+    public internal(set) var base: any FlowState {
+        didSet { stateJSON = Self.json(of: base) }
+    }
+    /// The state's JSON form, made when the state is set or read from it: a commit writes the
+    /// states of the flows its step did not navigate without encoding them again. `nil` when the
+    /// state did not encode (the commit encodes it again, and says why).
+    private(set) var stateJSON: JSON?
 
     /// Wraps a flow.
-    public init(_ flow: some FlowState) { base = flow }
+    public init(_ flow: some FlowState) {
+        base = flow
+        stateJSON = Self.json(of: flow)
+    }
+
+    /// Wraps a flow read from `stateJSON`.
+    init(_ flow: some FlowState, stateJSON: JSON) {
+        base = flow
+        self.stateJSON = stateJSON
+    }
+
+    private static func json(of state: any FlowState) -> JSON? { try? CompactJSONEncoder().encodeValue(state) }
 
     /// The registered name of the flow's type.
     public var name: String { type(of: base).name }
@@ -14,7 +31,7 @@ public struct AnyFlow: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(name)(\(base))" }
 
     public static func == (lhs: AnyFlow, rhs: AnyFlow) -> Bool {
-        AnyHashable(lhs.base) == AnyHashable(rhs.base)
+        isEqual(lhs.base, to: rhs.base)
     }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(AnyHashable(base)) }
@@ -36,7 +53,7 @@ public struct AnyPage: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(name)(\(base))" }
 
     public static func == (lhs: AnyPage, rhs: AnyPage) -> Bool {
-        AnyHashable(lhs.base) == AnyHashable(rhs.base)
+        isEqual(lhs.base, to: rhs.base)
     }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(AnyHashable(base)) }

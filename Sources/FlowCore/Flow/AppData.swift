@@ -40,7 +40,7 @@ public struct AnyAppData: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(base)" }
 
     public static func == (lhs: AnyAppData, rhs: AnyAppData) -> Bool {
-        AnyHashable(lhs.base) == AnyHashable(rhs.base)
+        isEqual(lhs.base, to: rhs.base)
     }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(AnyHashable(base)) }

@@ -52,7 +52,7 @@ extension NavigationTree {
         let state = value["state"] ?? Self.empty
         guard let type = registry.flowTypes[name] else { throw NavigationError.unknownFlow(name) }
         func decode<F: FlowState>(_ type: F.Type) throws -> AnyFlow {
-            AnyFlow(try CompactJSONDecoder().decode(F.self, from: state))
+            AnyFlow(try CompactJSONDecoder().decode(F.self, from: state), stateJSON: state)
         }
         var flow = FlowNode(id: NodeID(rawValue: id), flow: try decode(type))
         flow.children = NodeList(try children.map { try node(from: $0, registry) })

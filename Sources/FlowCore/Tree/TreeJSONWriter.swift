@@ -46,7 +46,7 @@ struct TreeJSONWriter: StackCopyingWriter {
         JSONWriter.writeInteger(flow.id.rawValue, into: &bytes)
         append(#","flow":"#)
         JSONWriter.writeString(flow.flow.name, into: &bytes)
-        let state = try CompactJSONEncoder().encodeValue(flow.flow.base)
+        let state = try flow.flow.stateJSON ?? CompactJSONEncoder().encodeValue(flow.flow.base)
         if state != NavigationTree.empty {
             append(#","state":"#)
             JSONWriter.write(state, into: &bytes)

@@ -76,13 +76,29 @@ public final class WebMetrics: Sendable {
         }
     }
 
+    /// A counter's name and its labels' names and values, in order.
+    private struct CounterKey: Hashable {
+        var name: String
+        var labels: [String]
+    }
+
+    /// The counters of ``count(_:help:labels:by:)``, made once each, as the request handles are:
+    /// every commit counts its navigations.
+    private let counters = Mutex<[CounterKey: Counter]>([:])
+
     /// Adds `amount` to counter `flowserver_<name>_total` with `labels`.
     private func count(_ name: String, help: String, labels: [(String, String)] = [], by amount: Int64 = 1) {
-        registry.makeCounter(
-            descriptor: MetricNameDescriptor(
-                namespace: "flowserver", metricName: name, unitName: "total", helpText: help),
-            labels: labels
-        ).increment(by: amount)
+        let key = CounterKey(name: name, labels: labels.flatMap { [$0.0, $0.1] })
+        let counter = counters.withLock { counters in
+            if let cached = counters[key] { return cached }
+            let made = registry.makeCounter(
+                descriptor: MetricNameDescriptor(
+                    namespace: "flowserver", metricName: name, unitName: "total", helpText: help),
+                labels: labels)
+            counters[key] = made
+            return made
+        }
+        counter.increment(by: amount)
     }
 
     func recordNavigation(_ outcome: NavigationOutcome) {

@@ -5,6 +5,8 @@ import FlowCore
 struct StoredEntryWriter<Step: FlowStep> {
     /// What was written.
     private(set) var bytes: [UInt8] = []
+    /// The last step written, and its JSON form.
+    private var lastStep: (step: Step, json: [UInt8])?
 
     /// `[at, source, version, url?, navigation]`, then the snapshot's tree and app data and the
     /// reason when the entry has either.
@@ -106,8 +108,17 @@ struct StoredEntryWriter<Step: FlowStep> {
         bytes.append(UInt8(ascii: "]"))
     }
 
+    /// Writes `step`'s JSON form. An entry names its step up to three times (its trigger, each
+    /// flow that navigated it, its adaptation): the form of the last step written is kept, and
+    /// copied when the next is equal.
     private mutating func writeStep(_ step: Step) throws {
-        bytes += try CompactJSONEncoder().encode(step)
+        if let lastStep, lastStep.step == step {
+            bytes += lastStep.json
+            return
+        }
+        let json = try CompactJSONEncoder().encode(step)
+        bytes += json
+        lastStep = (step, json)
     }
 
     private mutating func append(_ text: StaticString) {

@@ -21,6 +21,10 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: ``HTTPParseError`` with code `invalidMediaType`.
     public init(parsing text: String, location: String = "Content-Type") throws(HTTPParseError) {
+        if let essence = Self.essenceAlone(text) {
+            self = essence
+            return
+        }
         // Read by Unicode scalars, not characters: a scalar that joins the next one into a
         // character (a prepended concatenation mark, U+0600–U+0605) would otherwise swallow the
         // `"` or `;` after it.
@@ -72,6 +76,18 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\t" }
+
+    /// `text` as a media type when it is `type/subtype` alone, two tokens with no space and no
+    /// parameter (a form's usual `Content-Type`), read without the general parse's copies; `nil`
+    /// for anything else.
+    private static func essenceAlone(_ text: String) -> MediaType? {
+        let bytes = text.utf8
+        guard let slash = bytes.firstIndex(of: UInt8(ascii: "/")) else { return nil }
+        let type = Substring(bytes[..<slash])
+        let subtype = Substring(bytes[bytes.index(after: slash)...])
+        guard HTTPToken.isToken(type), HTTPToken.isToken(subtype) else { return nil }
+        return MediaType(type: String(type), subtype: String(subtype))
+    }
 
     /// The value of parameter `name` (case-insensitive), e.g. `charset`.
     public func parameter(_ name: String) -> String? {
