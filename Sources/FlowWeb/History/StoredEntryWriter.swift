@@ -61,9 +61,11 @@ struct StoredEntryWriter<Step: FlowStep> {
             write(action)
         }
         append("],[")
-        for (index, step) in navigation.steps.enumerated() {
+        // By index: `enumerated()` of steps of the app's type looks up its tuple's metadata at
+        // every entry, in code not specialized for that type.
+        for index in navigation.steps.indices {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            try write(step)
+            try write(navigation.steps[index])
         }
         append("],")
         JSONWriter.writeInteger(navigation.top.rawValue, into: &bytes)

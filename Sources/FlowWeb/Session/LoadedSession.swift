@@ -15,8 +15,11 @@ struct LoadedSession: Sendable {
     var encodedState: EncodedTree? = nil
     /// The web layer's bookkeeping.
     var extra: SessionExtra
-    /// The history entries this request committed (not stored with the session).
-    var committed: [HistoryEntry] = []
+    /// Makes the history entries this request committed (not stored with the session): only the
+    /// API's answer shows them, so a commit leaves them in its own form until one is asked for.
+    var makeCommitted: @Sendable () -> [HistoryEntry] = { [] }
+    /// The history entries this request committed.
+    var committed: [HistoryEntry] { makeCommitted() }
     /// Whether the store holds the session; `false` while it is still at the app's initial
     /// state (see ``InitialState``).
     var isStored = true

@@ -111,7 +111,8 @@ extension SessionService {
             lastSeq: seq, extra: stored.extra, createdAt: record.createdAt, lastUsedAt: now,
             expiresAt: now + lifetime.ttl)
         var session = LoadedSession(record: restarted, tree: tree, extra: extra)
-        session.committed = [entry.entry(sessionCreatedAt: record.createdAt)]
+        let createdAt = record.createdAt
+        session.makeCommitted = { [entry.entry(sessionCreatedAt: createdAt)] }
         return (session, restarted, stored.entry)
     }
 }

@@ -131,7 +131,9 @@ extension SessionService {
     static func session(_ session: LoadedSession, committedAs commit: SessionCommit<Step>) -> LoadedSession {
         var session = session
         session.record = commit.record
-        session.committed = commit.entries.map { $0.entry(sessionCreatedAt: commit.record.createdAt) }
+        let entries = commit.entries
+        let createdAt = commit.record.createdAt
+        session.makeCommitted = { entries.map { $0.entry(sessionCreatedAt: createdAt) } }
         session.extra = commit.extra
         session.extra.changed = false
         session.encoded = commit.encoded

@@ -129,7 +129,8 @@ final class SessionService<Step: FlowStep>: Sendable {
         let initial = try await initial.value()
         let (id, mintedAt) = ids.mint(now: clock())
         var session = initial.session(id: id, mintedAt: mintedAt, csrfToken: ids.csrfToken(for: id), lifetime: lifetime)
-        session.committed = [initial.start.entry(sessionCreatedAt: mintedAt)]
+        let start = initial.start
+        session.makeCommitted = { [start.entry(sessionCreatedAt: mintedAt)] }
         return session
     }
 
