@@ -22,17 +22,25 @@ final class SessionLocks<Change: Sendable>: Sendable {
     }
 
     /// A change waiting for its session's lock.
-    struct Queued: Sendable {
+    final class Queued: Sendable {
         /// The change.
         let change: Change
         fileprivate let continuation: CheckedContinuation<Turn, Never>
+
+        fileprivate init(change: Change, continuation: CheckedContinuation<Turn, Never>) {
+            self.change = change
+            self.continuation = continuation
+        }
 
         /// Tells the waiter its change was applied, once the change holds its outcome.
         func served() { continuation.resume(returning: .served) }
     }
 
-    /// Locked sessions and who waits for each, first come first served.
-    private let waiting = Mutex<[String: [Queued]]>([:])
+    /// Locked sessions and who waits for each (``Queued`` objects), first come first served.
+    /// Objects rather than `Queued` values: the table's type is then one the compiler knows, and
+    /// taking a free lock, what nearly every change does, looks up no type of the app's changes
+    /// at run time.
+    private let waiting = Mutex<[String: [AnyObject]]>([:])
 
     /// A table of free locks.
     init() {}
@@ -60,13 +68,14 @@ final class SessionLocks<Change: Sendable>: Sendable {
     /// Hands `id`'s lock, with every change queued behind the first waiter, to that waiter; or
     /// frees it.
     func release(_ id: String) {
-        let queue = waiting.withLock { table -> [Queued] in
+        let queue = waiting.withLock { table -> [AnyObject] in
             let queue = table[id] ?? []
             table[id] = queue.isEmpty ? nil : []
             return queue
         }
         guard let next = queue.first else { return }
-        next.continuation.resume(returning: .holds(Array(queue.dropFirst())))
+        unsafeDowncast(next, to: Queued.self).continuation.resume(
+            returning: .holds(queue.dropFirst().map { unsafeDowncast($0, to: Queued.self) }))
     }
 
     /// How many wait for session `id`'s lock; `nil` when it is free.
@@ -75,7 +84,7 @@ final class SessionLocks<Change: Sendable>: Sendable {
     }
 
     /// Takes `id`'s lock when it is free.
-    private static func take(_ id: String, in table: inout [String: [Queued]]) -> Bool {
+    private static func take(_ id: String, in table: inout [String: [AnyObject]]) -> Bool {
         guard table[id] == nil else { return false }
         table[id] = []
         return true
