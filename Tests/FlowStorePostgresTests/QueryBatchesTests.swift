@@ -93,6 +93,20 @@ struct QueryBatchesTests {
         }
     }
 
+    @Test("a batch is sent by a task of its own: an asker's cancelled task does not cancel its batch's query")
+    func cancelledAsker() async throws {
+        let batches = QueryBatches<String, String>()
+        let asker = Task {
+            while !Task.isCancelled { await Task.yield() }
+            return try await batches.answer("a") { keys async throws(StoreError) in
+                if Task.isCancelled { throw .unavailable("the batch's query was cancelled") }
+                return keys.map { "answer to \($0)" }
+            }
+        }
+        asker.cancel()
+        #expect(try await asker.value == "answer to a")
+    }
+
     @Test("many questions at once are each answered with their own answer")
     func manyAtOnce() async throws {
         let batches = QueryBatches<String, String>()
@@ -115,7 +129,7 @@ struct QueryBatchesTests {
     }
 
     @Test(
-        "questions answered by a callback go in the same batches as the tasks' and may send one, in a task of its own")
+        "questions answered by a callback go in the same batches as the tasks'")
     func callbacks() async throws {
         let batches = QueryBatches<String, String>()
         let queries = RecordedQueries(failing: [3])
@@ -123,11 +137,10 @@ struct QueryBatchesTests {
         let answer = { @Sendable (result: Result<String, StoreError>) -> Void in
             _ = answers.continuation.yield((try? result.get()) ?? "failed")
         }
-        // Nothing in flight: the callback's question is sent at once, by a task made for it.
+        // Nothing in flight: the callback's question is sent at once.
         batches.answer("a", then: answer, by: queries.query)
         await eventually { queries.heldCount == 1 }
-        // In flight: a callback and a task wait together; the first to wait (the callback) sends
-        // the next batch, again in a task of its own.
+        // In flight: a callback and a task wait together for the next batch.
         batches.answer("b", then: answer, by: queries.query)
         async let c = batches.answer("c", by: queries.query)
         await eventually { batches.waitingCount == 2 }
