@@ -252,10 +252,20 @@ public final class PostgresSessionStore: SessionStamping {
         }
     }
 
+    /// Deletes the session's entries before `before`, from its oldest entry on.
+    ///
+    /// The lower bound is what keeps a fold's cost from growing: the delete alone runs as a bitmap
+    /// scan, which visits every entry the earlier folds deleted (until a vacuum removes them) and
+    /// never marks them gone in the index, so each fold cost more than the one before (session 40:
+    /// 0.4 to 3.9 ms in 25 s of steps on 16 sessions). The oldest entry is found by a plain index
+    /// scan, which marks the dead entries it passes, so that the next ones skip them.
     public func dropHistory(_ id: String, before: Int) async throws(StoreError) {
         try await bounded {
             _ = try await self.client.collectedRows(
-                "DELETE FROM history WHERE session = \(id) AND seq < \(Int64(before))", logger: self.logger)
+                """
+                DELETE FROM history WHERE session = \(id) AND seq < \(Int64(before))
+                AND seq >= (SELECT oldest.seq FROM history oldest WHERE oldest.session = \(id) ORDER BY oldest.seq LIMIT 1)
+                """, logger: self.logger)
         }
     }
 

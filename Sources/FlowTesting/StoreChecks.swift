@@ -63,6 +63,57 @@ public func checkQuarantine(of store: any SessionStore) async throws {
     try await store.delete(id)
 }
 
+/// Checks that a `SessionStore` folds a session's history (`dropHistory(_:before:)`): each fold
+/// drops exactly the entries before its point, again and again as the history grows; entries
+/// older than an earlier fold's point, appended after it (a restored copy's), go with the next
+/// fold; a fold with nothing to drop, or of a session with no history, changes nothing; other
+/// sessions keep theirs. For a store implementation's tests; it uses sessions named
+/// `fold-check-…` (deleted at the end).
+///
+/// - Throws: ``StoreCheckFailure`` saying what the store got wrong, or its `StoreError`.
+public func checkFolds(of store: any SessionStore) async throws {
+    func expect(_ condition: Bool, _ failure: @autoclosure () -> String) throws {
+        if !condition { throw StoreCheckFailure(description: failure()) }
+    }
+    func entries(_ seqs: ClosedRange<Int>) -> [HistoryRecord] {
+        seqs.map { HistoryRecord(seq: $0, entry: [UInt8($0)]) }
+    }
+    func record(_ id: String, version: Int, lastSeq: Int) -> SessionRecord {
+        SessionRecord(
+            id: id, version: version, tree: [], csrfToken: "t", lastSeq: lastSeq, createdAt: 1, lastUsedAt: 1,
+            expiresAt: 9_000_000_000_000)
+    }
+    let (id, other, empty) = ("fold-check-1", "fold-check-2", "fold-check-3")
+    try await store.create(record(id, version: 1, lastSeq: 10), entries: entries(1...10))
+    try await store.create(record(other, version: 1, lastSeq: 10), entries: entries(1...10))
+    try await store.create(record(empty, version: 1, lastSeq: 0), entries: [])
+    func kept(_ id: String) async throws -> [Int] { try await store.history(id, after: 0, limit: 100).map(\.seq) }
+    try await store.dropHistory(id, before: 4)
+    try expect(try await kept(id) == Array(4...10), "a fold did not drop exactly the entries before its point")
+    try await store.dropHistory(id, before: 4)
+    try await store.dropHistory(id, before: 2)
+    try expect(try await kept(id) == Array(4...10), "a fold with nothing before its point changed the history")
+    var version = 1
+    for (last, point) in [(20, 12), (30, 25), (40, 33)] {
+        try await store.commit(
+            record(id, version: version + 1, lastSeq: last), expectedVersion: version,
+            entries: entries(last - 9...last))
+        version += 1
+        try await store.dropHistory(id, before: point)
+        let after = try await kept(id)
+        try expect(after == Array(point...last), "a fold before \(point) of entries to \(last) kept \(after)")
+    }
+    // A restored copy's entries, older than the last fold's point, appended after it.
+    try await store.commit(
+        record(id, version: version + 1, lastSeq: 40), expectedVersion: version, entries: entries(2...3))
+    try await store.dropHistory(id, before: 35)
+    try expect(try await kept(id) == Array(35...40), "older entries appended after a fold outlived the next fold")
+    try await store.dropHistory(empty, before: 5)
+    try expect(try await kept(empty).isEmpty, "a fold of a session with no history made some")
+    try expect(try await kept(other) == Array(1...10), "a fold of one session dropped another's entries")
+    for id in [id, other, empty] { try await store.delete(id) }
+}
+
 /// Checks that a `SessionStore` hands out its sessions a page at a time
 /// (`sessions(after:limit:)`): in id order, each once, deleted markers included. For a store
 /// implementation's tests; it creates sessions named `page-check-…` and deletes them at the end.

@@ -81,6 +81,7 @@ struct PostgresStoreTests {
             #expect(try await store.purgeExpired(now: 500, limit: 2) == 1)
             try await checkQuarantine(of: store)
             try await checkSessionPages(of: store)
+            try await checkFolds(of: store)
             try await checkCommitsAtOnce(of: store)
             try await checkConditionalLoad(of: store)
             try await checkStamps(of: store)

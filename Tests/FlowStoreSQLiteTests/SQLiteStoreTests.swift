@@ -158,6 +158,7 @@ struct SQLiteStoreTests {
         let path = temporaryPath()
         try await checkQuarantine(of: try SQLiteSessionStore(path: path))
         try await checkSessionPages(of: try SQLiteSessionStore(path: path))
+        try await checkFolds(of: try SQLiteSessionStore(path: path))
         try await checkCommitsAtOnce(of: try SQLiteSessionStore(path: path))
         try await checkConditionalLoad(of: try SQLiteSessionStore(path: path))
         #expect(try await SQLiteSessionStore(path: path).quarantined("quarantine-check-1").count == 1)

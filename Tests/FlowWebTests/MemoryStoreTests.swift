@@ -9,6 +9,7 @@ struct MemoryStoreTests {
     func checks() async throws {
         try await checkQuarantine(of: MemorySessionStore())
         try await checkSessionPages(of: MemorySessionStore())
+        try await checkFolds(of: MemorySessionStore())
         try await checkCommitsAtOnce(of: MemorySessionStore())
         try await checkConditionalLoad(of: MemorySessionStore())
     }
