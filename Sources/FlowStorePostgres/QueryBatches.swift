@@ -43,7 +43,7 @@ final class QueryBatches<Question: Sendable, Answer: Sendable>: Sendable {
 
     private struct State {
         /// Whether a sender runs (sending, or about to take the next batch).
-        var inFlight = false
+        var senderRuns = false
         /// The questions asked since the last query was sent, in order.
         var waiting: [Waiting] = []
     }
@@ -75,8 +75,8 @@ final class QueryBatches<Question: Sendable, Answer: Sendable>: Sendable {
     private func ask(_ waiting: Waiting, by query: @escaping Query) {
         let starts = state.withLock { state in
             state.waiting.append(waiting)
-            defer { state.inFlight = true }
-            return !state.inFlight
+            defer { state.senderRuns = true }
+            return !state.senderRuns
         }
         if starts { Task { await self.sendAll(by: query) } }
     }
@@ -86,7 +86,7 @@ final class QueryBatches<Question: Sendable, Answer: Sendable>: Sendable {
         while true {
             let batch = state.withLock { state in
                 defer { state.waiting = [] }
-                if state.waiting.isEmpty { state.inFlight = false }
+                if state.waiting.isEmpty { state.senderRuns = false }
                 return state.waiting
             }
             guard !batch.isEmpty else { return }

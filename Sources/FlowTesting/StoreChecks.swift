@@ -6,6 +6,11 @@ public struct StoreCheckFailure: Error, CustomStringConvertible {
     public let description: String
 }
 
+/// Throws a ``StoreCheckFailure`` saying `failure` unless `condition` holds.
+private func expect(_ condition: Bool, _ failure: @autoclosure () -> String) throws {
+    if !condition { throw StoreCheckFailure(description: failure()) }
+}
+
 /// Checks a `SessionStore`'s quarantine (sessions the app could no longer read, set aside): a
 /// copy is kept with its history, reason and times; a second copy of the same version leaves the
 /// first as it is; copies of later versions are kept beside it, oldest first; the session itself
@@ -21,9 +26,6 @@ public struct StoreCheckFailure: Error, CustomStringConvertible {
 ///
 /// - Throws: ``StoreCheckFailure`` saying what the store got wrong, or its `StoreError`.
 public func checkQuarantine(of store: any SessionStore) async throws {
-    func expect(_ condition: Bool, _ failure: @autoclosure () -> String) throws {
-        if !condition { throw StoreCheckFailure(description: failure()) }
-    }
     let id = "quarantine-check-1"
     let record = SessionRecord(
         id: id, version: 3, tree: Array(#"{"page":"film"}"#.utf8), appData: [1, 2], csrfToken: "token", lastSeq: 4,
@@ -72,9 +74,6 @@ public func checkQuarantine(of store: any SessionStore) async throws {
 ///
 /// - Throws: ``StoreCheckFailure`` saying what the store got wrong, or its `StoreError`.
 public func checkFolds(of store: any SessionStore) async throws {
-    func expect(_ condition: Bool, _ failure: @autoclosure () -> String) throws {
-        if !condition { throw StoreCheckFailure(description: failure()) }
-    }
     func entries(_ seqs: ClosedRange<Int>) -> [HistoryRecord] {
         seqs.map { HistoryRecord(seq: $0, entry: [UInt8($0)]) }
     }
