@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import PostgresNIO
 import ServiceLifecycle
+import Synchronization
 
 /// Sessions in PostgreSQL (`--store postgres://user:pass@host:port/db`), for several instances
 /// behind a load balancer: the same schema as the SQLite store, migrated at start, and
@@ -11,10 +12,13 @@ import ServiceLifecycle
 /// on the same version.
 ///
 /// Every call is bounded in time: while the database is unreachable, calls fail with an
-/// unavailable `StoreError` (the web layer answers `503` with `Retry-After`) and the pool
-/// reconnects by itself when the database is back.
+/// unavailable `StoreError` (the web layer answers `503` with `Retry-After`), and the store
+/// tries the database again by itself, four times a second, until it answers.
 public final class PostgresSessionStore: SessionStamping {
-    let client: PostgresClient
+    /// The connection pool, made anew after an outage.
+    let pool: RenewablePool
+    /// The connection pool that calls use now.
+    var client: PostgresClient { pool.client }
     /// The statements of a step, prepared on each connection.
     let statements = PreparedStatements()
     /// Runs the connection pool and fails the calls that ran past their deadline: the store's
@@ -24,6 +28,9 @@ public final class PostgresSessionStore: SessionStamping {
     let timeout: Duration
     /// Whether the database answered lately: while it does not, calls fail at once.
     let reachability: Reachability
+    /// Whether ``prepare()`` succeeded: until then, its error tells that the database is
+    /// unreachable, and the log does not.
+    let prepared = Atomic<Bool>(false)
     /// The conditional reads of held sessions, asked together.
     let readQueries = QueryBatches<HeldVersion, SessionReading>()
     /// The stamps of sessions, asked together.
@@ -64,7 +71,9 @@ public final class PostgresSessionStore: SessionStamping {
         // Requests do not run there: they resume on the global executor, so what they do after
         // a query spreads over every core.
         let loop = PostgresClient.defaultEventLoopGroup.next()
-        client = PostgresClient(configuration: configuration, eventLoopGroup: loop, backgroundLogger: logger)
+        pool = RenewablePool { [configuration] in
+            PostgresClient(configuration: configuration, eventLoopGroup: loop, backgroundLogger: logger)
+        }
         var single = PostgresConnection.Configuration(
             host: host, port: port, username: user, password: components.password, database: database, tls: .disable)
         single.options.connectTimeout = .seconds(Int64(timeout.components.seconds))
@@ -74,13 +83,16 @@ public final class PostgresSessionStore: SessionStamping {
             BatchConnection(single, on: loop, logger: logger)
         )
         reachability = Reachability()
+        var tries = single
+        tries.options.connectTimeout = .seconds(Int64(Runner.tryLimit.components.seconds))
         runner = Runner(
-            client: client, reachability: reachability, closing: [readConnection, stampConnection, commitConnection])
+            pool: pool, reachability: reachability, tries: tries, loop: loop, logger: logger,
+            closing: [readConnection, stampConnection, commitConnection])
         self.logger = logger
         self.timeout = timeout
     }
 
-    /// The connection pool and the watchdog of calls' deadlines, as one service: nothing works
+    /// The connection pool, the watchdog of calls' deadlines and the tries of an unreachable database, as one service: nothing works
     /// until it runs, and it stops on graceful shutdown (run it before, and stop it after, what
     /// uses the store).
     public var services: [any Service] { [runner] }
@@ -93,48 +105,81 @@ public final class PostgresSessionStore: SessionStamping {
     public func prepare() async throws(StoreError) {
         // The first query waits for the runner to reach the client's `run()`: a connection
         // leased before logs a warning (a new task can start late on a busy machine).
-        await runner.started()
+        await pool.generation.started()
         try await migrate()
+        prepared.store(true, ordering: .relaxed)
     }
 
-    /// What keeps the store working: the client's connection pool, and a watchdog that fails the
-    /// calls past their deadline (see ``bounded(_:)``), ten times a second; the batches'
-    /// connections are closed when it stops.
+    /// What keeps the store working: the client's connection pool (see ``RenewablePool``); a
+    /// watchdog that fails the calls past their deadline (see ``bounded(_:)``), ten times a
+    /// second; and while the database is unreachable, a try of it every quarter second (see
+    /// ``Reachability``). The batches' connections are closed when it stops.
     fileprivate final class Runner: Service {
-        private let client: PostgresClient
+        /// The most time a try of an unreachable database may take.
+        static let tryLimit = Duration.seconds(1)
+        private let pool: RenewablePool
         private let reachability: Reachability
+        private let tries: PostgresConnection.Configuration
+        private let loop: any EventLoop
+        private let logger: Logger
         private let closing: [BatchConnection]
-        private let startedStream: AsyncStream<Void>
-        private let starting: AsyncStream<Void>.Continuation
 
-        init(client: PostgresClient, reachability: Reachability, closing: [BatchConnection]) {
-            self.client = client
-            self.reachability = reachability
-            self.closing = closing
-            (startedStream, starting) = AsyncStream<Void>.makeStream()
-        }
-
-        /// Returns once ``run()`` has started.
-        func started() async {
-            for await _ in startedStream {}
+        /// Runs `pool`, keeps the deadlines of `reachability`'s calls, tries the database of
+        /// `tries` on `loop` while it is unreachable, and closes `closing` when it stops.
+        init(
+            pool: RenewablePool, reachability: Reachability, tries: PostgresConnection.Configuration,
+            loop: any EventLoop, logger: Logger, closing: [BatchConnection]
+        ) {
+            (self.pool, self.reachability, self.tries, self.loop) = (pool, reachability, tries, loop)
+            (self.logger, self.closing) = (logger, closing)
         }
 
         func run() async {
-            let reachability = reachability
             await withDiscardingTaskGroup { group in
-                group.addTask {
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: .milliseconds(100))
-                        reachability.expire(now: .now)
-                    }
-                }
-                // On into the client's `run()` in this task: it marks the client running before it
-                // first suspends, while the waiter of `started()` still has a task switch to make.
-                starting.finish()
-                await client.run()  // until graceful shutdown or cancellation
+                group.addTask { await self.watch() }
+                await pool.runAll()  // until graceful shutdown or cancellation
                 group.cancelAll()
                 for connection in closing { await connection.close() }
             }
+        }
+
+        /// Fails the calls past their deadline, and starts the tries of an unreachable database,
+        /// until cancelled.
+        private func watch() async {
+            await withDiscardingTaskGroup { tries in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(100))
+                    reachability.expire(now: .now)
+                    if reachability.startsTry(now: .now) { tries.addTask { await self.tryAgain() } }
+                }
+                tries.cancelAll()
+            }
+        }
+
+        /// Tries the database on a connection of its own. When it answers, the calls from now on
+        /// go to a new pool, once it runs, and then to the database.
+        private func tryAgain() async {
+            let (tries, loop, logger) = (self.tries, self.loop, self.logger)
+            do {
+                try await reachability.answer(within: Self.tryLimit) {
+                    let connection = try await PostgresConnection.connect(
+                        on: loop, configuration: tries, id: BatchConnection.nextID(), logger: logger)
+                    do {
+                        _ = try await connection.collectedRows("SELECT 1", logger: logger)
+                    } catch {
+                        try? await connection.close()
+                        throw error
+                    }
+                    try? await connection.close()
+                }
+            } catch {
+                reachability.tryFailed(now: .now)
+                return
+            }
+            await pool.renew().started()
+            let outage = reachability.reached()
+            logger.notice(
+                "PostgreSQL answers again after \(outage): the store's calls go to it on a new connection pool")
         }
     }
 

@@ -49,8 +49,16 @@ final class PreparedStatements: Sendable {
         }
     }
 
-    /// What is prepared on each open connection, by connection id.
-    private let prepared = Mutex<[PostgresConnection.ID: [Statement: PreparedQuery]]>([:])
+    /// What is prepared on each open connection, by connection (held until it closes, so that
+    /// its identity names no other): connections' ids are not unique, since each pool, made anew
+    /// after an outage (see ``RenewablePool``), numbers its own from 0.
+    private let prepared = Mutex<[ObjectIdentifier: Prepared]>([:])
+
+    /// A connection, and what is prepared on it.
+    private struct Prepared {
+        var connection: PostgresConnection
+        var statements: [Statement: PreparedQuery] = [:]
+    }
 
     /// The rows of `statement` with `binds` on `connection`, as cells, preparing it there first
     /// if needed. Throws `CancellationError` instead of starting in a cancelled task.
@@ -74,12 +82,12 @@ final class PreparedStatements: Sendable {
     }
 
     private func query(_ statement: Statement, on connection: PostgresConnection) async throws -> PreparedQuery {
-        let id = connection.id
-        if let found = prepared.withLock({ $0[id]?[statement] }) { return found }
+        let id = ObjectIdentifier(connection)
+        if let found = prepared.withLock({ $0[id]?.statements[statement] }) { return found }
         // A leased connection runs one call at a time: nobody prepares on it meanwhile.
         let made = try await connection.prepare(query: statement.sql).get()
         let first = prepared.withLock { prepared in
-            defer { prepared[id, default: [:]][statement] = made }
+            defer { prepared[id, default: Prepared(connection: connection)].statements[statement] = made }
             return prepared[id] == nil
         }
         if first {

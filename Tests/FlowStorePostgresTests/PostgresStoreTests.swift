@@ -123,6 +123,36 @@ struct PostgresStoreTests {
 }
 
 extension PostgresStoreTests {
+    /// PostgresNIO's pool tries to connect again and again while the database is down, each try
+    /// 1.25 times later than the one before: after 20 s of outage, 3–5 s apart, longer than a
+    /// call waits. The store makes a new pool when it reaches the database again.
+    @Test("after a long outage, calls through the pool are answered as soon as the store reaches the database again")
+    func recoveryAfterLongOutage() async throws {
+        let cluster = try await PostgresCluster.started()
+        try await withStore(cluster.url) { store in
+            try await store.create(record("kept"), entries: [HistoryRecord(seq: 1, entry: [1])])
+            try await cluster.stopped()
+            // A call through the pool while the database is down: the pool tries to connect from
+            // then on.
+            await #expect(throws: StoreError.self) { try await store.history("kept", after: 0, limit: 10) }
+            try await Task.sleep(for: .seconds(20))
+            try await cluster.restarted()
+            // Calls are refused until the store's own try reaches the database; a batched call
+            // (a connection of its own) tells when it did.
+            var reached = false
+            for _ in 0..<100 where !reached {
+                if case .some(.some) = try? await store.stamp("kept") {
+                    reached = true
+                } else {
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+            }
+            #expect(reached, "the store reaches the database again by itself")
+            #expect(try await store.history("kept", after: 0, limit: 10).map(\.seq) == [1])
+            #expect(try await store.load("kept")?.version == 1)
+        }
+    }
+
     /// PostgresNIO 1.33 traps (`RowStreamStateMachine.channelReadComplete`) when the connection
     /// closes while a result's rows wait for its consumer to ask for more: reads that span
     /// several network reads, a consumer behind, and the database stopping like a crash.
