@@ -27,7 +27,8 @@ extension PostgresSessionStore {
         } catch let error as StoreError {
             throw error  // a conflict or a duplicate: the database answered
         } catch {
-            if Self.meansUnreachable(error), reachability.foundUnreachable(), prepared.load(ordering: .relaxed) {
+            if Self.meansUnreachable(error), reachability.foundUnreachable(now: .now), prepared.load(ordering: .relaxed)
+            {
                 logger.warning(
                     "PostgreSQL is unreachable (\(Self.reason(of: error))): calls fail at once, and the store tries it again every \(Reachability.retryInterval)"
                 )

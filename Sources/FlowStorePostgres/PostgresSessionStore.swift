@@ -21,8 +21,8 @@ public final class PostgresSessionStore: SessionStamping {
     var client: PostgresClient { pool.client }
     /// The statements of a step, prepared on each connection.
     let statements = PreparedStatements()
-    /// Runs the connection pool and fails the calls that ran past their deadline: the store's
-    /// service.
+    /// Runs the connection pool, fails the calls that ran past their deadline, and tries an
+    /// unreachable database: the store's service.
     private let runner: Runner
     let logger: Logger
     let timeout: Duration
@@ -92,9 +92,9 @@ public final class PostgresSessionStore: SessionStamping {
         self.timeout = timeout
     }
 
-    /// The connection pool, the watchdog of calls' deadlines and the tries of an unreachable database, as one service: nothing works
-    /// until it runs, and it stops on graceful shutdown (run it before, and stop it after, what
-    /// uses the store).
+    /// The connection pool, the watchdog of calls' deadlines and the tries of an unreachable
+    /// database, as one service: nothing works until it runs, and it stops on graceful shutdown
+    /// (run it before, and stop it after, what uses the store).
     public var services: [any Service] { [runner] }
 
     /// Connects and migrates the database, once the store's service runs (waiting for it to

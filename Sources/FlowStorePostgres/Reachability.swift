@@ -37,11 +37,10 @@ final class Reachability: Sendable {
         state.withLock { if case .reachable = $0 { true } else { false } }
     }
 
-    /// A call found the database unreachable: the calls waiting for it fail now. `true` when the
-    /// database was taken to be reachable until now.
+    /// A call found the database unreachable, `now`: the calls waiting for it fail now. `true`
+    /// when the database was taken to be reachable until then.
     @discardableResult
-    func foundUnreachable() -> Bool {
-        let now = ContinuousClock.now
+    func foundUnreachable(now: ContinuousClock.Instant) -> Bool {
         let found = state.withLock { state in
             guard case .reachable = state else { return false }
             state = .unreachable(since: now, nextTry: now + Self.retryInterval, trying: false)
