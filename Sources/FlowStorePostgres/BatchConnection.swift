@@ -12,12 +12,9 @@ final class BatchConnection: Sendable {
     private let configuration: PostgresConnection.Configuration
     private let loop: any EventLoop
     private let logger: Logger
-    /// The ids of the connections the store makes itself: from the largest down, where the
-    /// pool's ids (from 0 up) never reach, so that each names one connection in the logs.
-    private static let lastID = Atomic<Int>(.max)
-
-    /// The id of a connection the store makes itself.
-    static func nextID() -> Int { lastID.subtract(1, ordering: .relaxed).oldValue }
+    /// The id of the next connection made: from the largest down, where the pool's ids (from 0
+    /// up) never reach, so that each names one connection in the logs.
+    private static let nextID = Atomic<Int>(.max)
     private struct State {
         var connection: PostgresConnection?
         /// Whether a query runs on `connection`.
@@ -49,7 +46,7 @@ final class BatchConnection: Sendable {
             connection = open
         } else {
             connection = try await PostgresConnection.connect(
-                on: loop, configuration: configuration, id: Self.nextID(),
+                on: loop, configuration: configuration, id: Self.nextID.subtract(1, ordering: .relaxed).oldValue,
                 logger: logger)
             current.withLock { $0 = State(connection: connection, busy: true) }
         }

@@ -86,8 +86,8 @@ public final class PostgresSessionStore: SessionStamping {
         var tries = single
         tries.options.connectTimeout = .seconds(Int64(Runner.tryLimit.components.seconds))
         runner = Runner(
-            pool: pool, reachability: reachability, tries: tries, loop: loop, logger: logger,
-            closing: [readConnection, stampConnection, commitConnection])
+            pool: pool, reachability: reachability, tries: BatchConnection(tries, on: loop, logger: logger),
+            logger: logger, closing: [readConnection, stampConnection, commitConnection])
         self.logger = logger
         self.timeout = timeout
     }
@@ -119,19 +119,19 @@ public final class PostgresSessionStore: SessionStamping {
         static let tryLimit = Duration.seconds(1)
         private let pool: RenewablePool
         private let reachability: Reachability
-        private let tries: PostgresConnection.Configuration
-        private let loop: any EventLoop
+        /// The connection the tries are made on, closed after each try that answers.
+        private let tries: BatchConnection
         private let logger: Logger
         private let closing: [BatchConnection]
 
-        /// Runs `pool`, keeps the deadlines of `reachability`'s calls, tries the database of
-        /// `tries` on `loop` while it is unreachable, and closes `closing` when it stops.
+        /// Runs `pool`, keeps the deadlines of `reachability`'s calls, tries the database on
+        /// `tries` while it is unreachable, and closes `closing` (and `tries`) when it stops.
         init(
-            pool: RenewablePool, reachability: Reachability, tries: PostgresConnection.Configuration,
-            loop: any EventLoop, logger: Logger, closing: [BatchConnection]
+            pool: RenewablePool, reachability: Reachability, tries: BatchConnection, logger: Logger,
+            closing: [BatchConnection]
         ) {
-            (self.pool, self.reachability, self.tries, self.loop) = (pool, reachability, tries, loop)
-            (self.logger, self.closing) = (logger, closing)
+            (self.pool, self.reachability, self.tries) = (pool, reachability, tries)
+            (self.logger, self.closing) = (logger, closing + [tries])
         }
 
         func run() async {
@@ -159,23 +159,16 @@ public final class PostgresSessionStore: SessionStamping {
         /// Tries the database on a connection of its own. When it answers, the calls from now on
         /// go to a new pool, once it runs, and then to the database.
         private func tryAgain() async {
-            let (tries, loop, logger) = (self.tries, self.loop, self.logger)
+            let (tries, logger) = (self.tries, self.logger)
             do {
                 try await reachability.answer(within: Self.tryLimit) {
-                    let connection = try await PostgresConnection.connect(
-                        on: loop, configuration: tries, id: BatchConnection.nextID(), logger: logger)
-                    do {
-                        _ = try await connection.collectedRows("SELECT 1", logger: logger)
-                    } catch {
-                        try? await connection.close()
-                        throw error
-                    }
-                    try? await connection.close()
+                    try await tries.withConnection { _ = try await $0.collectedRows("SELECT 1", logger: logger) }
                 }
             } catch {
                 reachability.tryFailed(now: .now)
                 return
             }
+            await tries.close()
             await pool.renew().started()
             let outage = reachability.reached()
             logger.notice(
