@@ -14,9 +14,11 @@ extension PostgresSessionStore {
     /// again (see ``Reachability``): under load, requests would otherwise each wait out the
     /// timeout, a step twice (it reads, then commits), and answer after their clients gave up.
     func bounded<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws(StoreError) -> T {
-        guard reachability.admitsCalls else { throw .unavailable("PostgreSQL is unreachable; trying again") }
+        guard let admitted = reachability.admission() else {
+            throw .unavailable("PostgreSQL is unreachable; trying again")
+        }
         do {
-            return try await reachability.answer(within: timeout) {
+            return try await reachability.answer(within: timeout, admitted: admitted) {
                 do {
                     return try await body()
                 } catch let error as PostgresTransactionError {
@@ -27,7 +29,8 @@ extension PostgresSessionStore {
         } catch let error as StoreError {
             throw error  // a conflict or a duplicate: the database answered
         } catch {
-            if Self.meansUnreachable(error), reachability.foundUnreachable(now: .now), prepared.load(ordering: .relaxed)
+            if Self.meansUnreachable(error), reachability.foundUnreachable(now: .now, admitted: admitted),
+                prepared.load(ordering: .relaxed)
             {
                 logger.warning(
                     "PostgreSQL is unreachable (\(Self.reason(of: error))): calls fail at once, and the store tries it again every \(Reachability.retryInterval)"

@@ -15,7 +15,9 @@ final class Reachability: Sendable {
         /// Since when, when the next try may start, and whether one runs.
         case unreachable(since: ContinuousClock.Instant, nextTry: ContinuousClock.Instant, trying: Bool)
     }
-    private let state = Mutex(State.reachable)
+    /// The state, and how many times the database was found unreachable: calls admitted before
+    /// the last of those went to a pool that may since have been stopped.
+    private let state = Mutex((state: State.reachable, outages: 0))
     /// The least time between two tries while the database is unreachable.
     static let retryInterval = Duration.milliseconds(250)
 
@@ -32,51 +34,69 @@ final class Reachability: Sendable {
     /// How many calls wait for the database (for tests).
     var waitingCount: Int { waiting.withLock { $0.count } }
 
-    /// Whether calls may go to the database now.
-    var admitsCalls: Bool {
-        state.withLock { if case .reachable = $0 { true } else { false } }
+    /// When a call was let through to the database: between which two outages.
+    struct Admission: Equatable, Sendable {
+        fileprivate let outagesBefore: Int
     }
+
+    /// Whether calls may go to the database now: their ``Admission`` if so, `nil` if not.
+    func admission() -> Admission? {
+        state.withLock { guarded in
+            guard case .reachable = guarded.state else { return nil }
+            return Admission(outagesBefore: guarded.outages)
+        }
+    }
+
+    /// Whether calls may go to the database now (for tests).
+    var admitsCalls: Bool { admission() != nil }
 
     /// A call found the database unreachable, `now`: the calls waiting for it fail now. `true`
     /// when the database was taken to be reachable until then.
+    ///
+    /// A call `admitted` before an earlier outage says nothing of the database now: it may have
+    /// failed because the pool it went to was stopped when the database came back. Its failure
+    /// changes nothing.
     @discardableResult
-    func foundUnreachable(now: ContinuousClock.Instant) -> Bool {
-        let found = state.withLock { state in
-            guard case .reachable = state else { return false }
-            state = .unreachable(since: now, nextTry: now + Self.retryInterval, trying: false)
+    func foundUnreachable(now: ContinuousClock.Instant, admitted: Admission? = nil) -> Bool {
+        let found = state.withLock { guarded in
+            guard case .reachable = guarded.state else { return false }
+            if let admitted, admitted.outagesBefore != guarded.outages { return false }
+            guarded.state = .unreachable(since: now, nextTry: now + Self.retryInterval, trying: false)
+            guarded.outages += 1
             return true
         }
+        guard found else { return false }
         let failing = waiting.withLock { waiting in
             defer { waiting = [:] }
             return Array(waiting.values)
         }
         failing.forEach { $0.fail(.lostMeanwhile) }
-        return found
+        return true
     }
 
     /// Whether a try of the database should start now: `true` (and the try is running from now
     /// on) while it is unreachable, no try runs, and the last ended ``retryInterval`` ago.
     func startsTry(now: ContinuousClock.Instant) -> Bool {
-        state.withLock { state in
-            guard case .unreachable(let since, let nextTry, false) = state, now >= nextTry else { return false }
-            state = .unreachable(since: since, nextTry: nextTry, trying: true)
+        state.withLock { guarded in
+            guard case .unreachable(let since, let nextTry, false) = guarded.state, now >= nextTry else { return false }
+            guarded.state = .unreachable(since: since, nextTry: nextTry, trying: true)
             return true
         }
     }
 
     /// The try did not reach the database, `now`: the next may start ``retryInterval`` later.
     func tryFailed(now: ContinuousClock.Instant) {
-        state.withLock { state in
-            guard case .unreachable(let since, _, _) = state else { return }
-            state = .unreachable(since: since, nextTry: now + Self.retryInterval, trying: false)
+        state.withLock { guarded in
+            guard case .unreachable(let since, _, _) = guarded.state else { return }
+            guarded.state = .unreachable(since: since, nextTry: now + Self.retryInterval, trying: false)
         }
     }
 
     /// The try reached the database: calls go to it again. Answers how long it was unreachable.
     func reached() -> Duration {
-        state.withLock { state in
-            defer { state = .reachable }
-            guard case .unreachable(let since, _, _) = state else { return .zero }
+        state.withLock { guarded in
+            defer { guarded.state = .reachable }
+            guard case .unreachable(let since, _, _) = guarded.state else { return .zero }
             return .now - since
         }
     }
@@ -85,8 +105,11 @@ final class Reachability: Sendable {
     /// the database unreachable meanwhile), even if `body` cannot be cancelled (a query waiting
     /// for a connection while the database is down): `body` is then cancelled and left to finish.
     /// ``expire(now:)`` keeps the time.
+    ///
+    /// A call `admitted` before the database was last found unreachable fails at once with
+    /// ``Unreachable/lostMeanwhile``, as it would have had it waited then.
     func answer<T: Sendable>(
-        within limit: Duration, _ body: @escaping @Sendable () async throws -> T
+        within limit: Duration, admitted: Admission? = nil, _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let answer = OnceContinuation<T>()
         let ticket = Ticket()
@@ -104,9 +127,13 @@ final class Reachability: Sendable {
             }
             // The watchdog fails the call at its deadline: a timer of its own for every call
             // (a sleeping task) cost more CPU than the query.
-            waits(ticket, until: .now + limit, limit: limit) { reason in
+            let fail: @Sendable (Unreachable) -> Void = { reason in
                 if answer.resume(with: .failure(reason)) { work.cancel() }
             }
+            waits(ticket, until: .now + limit, limit: limit, failedBy: fail)
+            // An outage found between the admission and the line above failed the calls
+            // waiting then, without this one.
+            if let admitted, admitted != admission() { fail(.lostMeanwhile) }
         }
     }
 

@@ -39,6 +39,68 @@ struct ReachabilityTests {
         #expect(reachability.admitsCalls)
     }
 
+    @Test(
+        "a call admitted before an outage fails at once, and its failure does not find the database unreachable again")
+    func admittedBeforeAnOutage() async throws {
+        let reachability = Reachability()
+        let admitted = try #require(reachability.admission())
+        let found = ContinuousClock.now
+        #expect(reachability.foundUnreachable(now: found))
+        #expect(reachability.admission() == nil)
+
+        // Admitted before the outage, it starts waiting after it: nothing else would fail it.
+        let cancelled = Atomic<Bool>(false)
+        do {
+            _ = try await reachability.answer(within: .seconds(60), admitted: admitted) {
+                await withTaskCancellationHandler {
+                    try? await Task.sleep(for: .seconds(60))
+                } onCancel: {
+                    cancelled.store(true, ordering: .relaxed)
+                }
+                return 1
+            }
+            Issue.record("a call admitted before an outage must fail")
+        } catch let error as Unreachable {
+            guard case .lostMeanwhile = error else { throw error }
+        }
+        let wasCancelled = cancelled.load(ordering: .relaxed)
+        #expect(wasCancelled)
+        #expect(reachability.waitingCount == 0)
+
+        // The database answers again; the old call's failure (its pool stopped) changes nothing.
+        #expect(reachability.startsTry(now: found + Reachability.retryInterval))
+        _ = reachability.reached()
+        let now = try #require(reachability.admission())
+        #expect(now != admitted)
+        #expect(!reachability.foundUnreachable(now: .now, admitted: admitted))
+        #expect(reachability.admitsCalls)
+
+        // A call admitted since still does, and a call admitted now is answered.
+        #expect(try await reachability.answer(within: .seconds(60), admitted: now) { 2 } == 2)
+        #expect(reachability.foundUnreachable(now: .now, admitted: now))
+        #expect(!reachability.admitsCalls)
+    }
+
+    @Test("a call found unreachable while the database is already taken to be unreachable leaves the try alone")
+    func tryNotFailedByLateCalls() async throws {
+        let reachability = Reachability()
+        let admitted = try #require(reachability.admission())
+        let found = ContinuousClock.now
+        #expect(reachability.foundUnreachable(now: found))
+        #expect(reachability.startsTry(now: found + Reachability.retryInterval))
+        let attempt = Task {
+            try await reachability.answer(within: .seconds(60)) {
+                try await Task.sleep(for: .milliseconds(200))
+                return 3
+            }
+        }
+        while reachability.waitingCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        // Calls admitted before the outage fail late, one without a known admission.
+        #expect(!reachability.foundUnreachable(now: .now, admitted: admitted))
+        #expect(!reachability.foundUnreachable(now: .now))
+        #expect(try await attempt.value == 3, "the try is not failed by them")
+    }
+
     @Test("a call past its deadline fails as timed out, and its work is cancelled")
     func deadline() async throws {
         let reachability = Reachability()
