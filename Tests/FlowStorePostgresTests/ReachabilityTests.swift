@@ -49,22 +49,14 @@ struct ReachabilityTests {
         #expect(reachability.admission() == nil)
 
         // Admitted before the outage, it starts waiting after it: nothing else would fail it.
-        let cancelled = Atomic<Bool>(false)
+        let work = WorkUntilCancelled()
         do {
-            _ = try await reachability.answer(within: .seconds(60), admitted: admitted) {
-                await withTaskCancellationHandler {
-                    try? await Task.sleep(for: .seconds(60))
-                } onCancel: {
-                    cancelled.store(true, ordering: .relaxed)
-                }
-                return 1
-            }
+            _ = try await reachability.answer(within: .seconds(60), admitted: admitted) { await work.run() }
             Issue.record("a call admitted before an outage must fail")
         } catch let error as Unreachable {
             guard case .lostMeanwhile = error else { throw error }
         }
-        let wasCancelled = cancelled.load(ordering: .relaxed)
-        #expect(wasCancelled)
+        #expect(work.wasCancelled)
         #expect(reachability.waitingCount == 0)
 
         // The database answers again; the old call's failure (its pool stopped) changes nothing.
@@ -104,17 +96,8 @@ struct ReachabilityTests {
     @Test("a call past its deadline fails as timed out, and its work is cancelled")
     func deadline() async throws {
         let reachability = Reachability()
-        let cancelled = Atomic<Bool>(false)
-        let call = Task {
-            try await reachability.answer(within: .milliseconds(50)) {
-                await withTaskCancellationHandler {
-                    try? await Task.sleep(for: .seconds(60))
-                } onCancel: {
-                    cancelled.store(true, ordering: .relaxed)
-                }
-                return 1
-            }
-        }
+        let work = WorkUntilCancelled()
+        let call = Task { try await reachability.answer(within: .milliseconds(50)) { await work.run() } }
         while reachability.waitingCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
         try await Task.sleep(for: .milliseconds(60))
         reachability.expire(now: .now)
@@ -124,9 +107,26 @@ struct ReachabilityTests {
         } catch let error as Unreachable {
             guard case .timedOut = error else { throw error }
         }
-        let wasCancelled = cancelled.load(ordering: .relaxed)
-        #expect(wasCancelled)
+        #expect(work.wasCancelled)
         #expect(reachability.waitingCount == 0)
         #expect(reachability.admitsCalls, "whether a timeout means unreachable is the caller's to say")
+    }
+}
+
+/// A call's work that sleeps until it is cancelled, and tells whether it was.
+private final class WorkUntilCancelled: Sendable {
+    private let cancelled = Atomic<Bool>(false)
+
+    /// Whether the work was cancelled.
+    var wasCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+    /// Sleeps for a minute unless cancelled first; answers 1.
+    func run() async -> Int {
+        await withTaskCancellationHandler {
+            try? await Task.sleep(for: .seconds(60))
+        } onCancel: {
+            cancelled.store(true, ordering: .relaxed)
+        }
+        return 1
     }
 }
