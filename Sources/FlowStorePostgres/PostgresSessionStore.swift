@@ -43,15 +43,20 @@ public final class PostgresSessionStore: SessionStamping {
     let readConnection: BatchConnection
     let stampConnection: BatchConnection
     let commitConnection: BatchConnection
+    /// The vacuums of the history table that its folds call for.
+    let historyVacuum: HistoryVacuum
 
     /// A store on the database at `url`, not connected yet: run its ``services`` (the connection
     /// pool), then call ``prepare()``, which connects and migrates. Every call is bounded by
-    /// `timeout`.
+    /// `timeout`. Once the history entries this store folded away number `vacuumHistoryAfter` and a
+    /// fifth of the history table's entries, it vacuums the table (see "The history table's
+    /// upkeep" in the module's overview).
     ///
     /// - Throws: `StoreError` (unavailable) when `url` is not a PostgreSQL URL.
-    public init(url: String, timeout: Duration = .seconds(3), logger: Logger = Logger(label: "FlowStorePostgres"))
-        throws(StoreError)
-    {
+    public init(
+        url: String, timeout: Duration = .seconds(3), vacuumHistoryAfter: Int = 50_000,
+        logger: Logger = Logger(label: "FlowStorePostgres")
+    ) throws(StoreError) {
         guard let components = URLComponents(string: url),
             ["postgres", "postgresql"].contains(components.scheme ?? ""),
             let host = components.host, let user = components.user
@@ -82,12 +87,15 @@ public final class PostgresSessionStore: SessionStamping {
             BatchConnection(single, on: loop, logger: logger),
             BatchConnection(single, on: loop, logger: logger)
         )
+        let vacuumConnection = BatchConnection(single, on: loop, logger: logger)
+        historyVacuum = HistoryVacuum(floor: vacuumHistoryAfter, connection: vacuumConnection, logger: logger)
         reachability = Reachability()
         var tries = single
         tries.options.connectTimeout = .seconds(Int64(Runner.tryLimit.components.seconds))
         runner = Runner(
             pool: pool, reachability: reachability, tries: BatchConnection(tries, on: loop, logger: logger),
-            logger: logger, closing: [readConnection, stampConnection, commitConnection])
+            vacuum: historyVacuum, logger: logger,
+            closing: [readConnection, stampConnection, commitConnection, vacuumConnection])
         self.logger = logger
         self.timeout = timeout
     }
@@ -121,22 +129,25 @@ public final class PostgresSessionStore: SessionStamping {
         private let reachability: Reachability
         /// The connection the tries are made on, closed after each try that answers.
         private let tries: BatchConnection
+        private let vacuum: HistoryVacuum
         private let logger: Logger
         private let closing: [BatchConnection]
 
         /// Runs `pool`, keeps the deadlines of `reachability`'s calls, tries the database on
-        /// `tries` while it is unreachable, and closes `closing` (and `tries`) when it stops.
+        /// `tries` while it is unreachable, runs `vacuum`, and closes `closing` (and `tries`) when
+        /// it stops.
         init(
-            pool: RenewablePool, reachability: Reachability, tries: BatchConnection, logger: Logger,
-            closing: [BatchConnection]
+            pool: RenewablePool, reachability: Reachability, tries: BatchConnection, vacuum: HistoryVacuum,
+            logger: Logger, closing: [BatchConnection]
         ) {
-            (self.pool, self.reachability, self.tries) = (pool, reachability, tries)
+            (self.pool, self.reachability, self.tries, self.vacuum) = (pool, reachability, tries, vacuum)
             (self.logger, self.closing) = (logger, closing + [tries])
         }
 
         func run() async {
             await withDiscardingTaskGroup { group in
                 group.addTask { await self.watch() }
+                group.addTask { await self.vacuum.run(reachability: self.reachability) }
                 await pool.runAll()  // until graceful shutdown or cancellation
                 group.cancelAll()
                 for connection in closing { await connection.close() }
@@ -290,7 +301,8 @@ public final class PostgresSessionStore: SessionStamping {
         }
     }
 
-    /// Deletes the session's entries before `before`, from its oldest entry on.
+    /// Deletes the session's entries before `before`, from its oldest entry on, and counts them
+    /// toward the store's next vacuum of the table.
     ///
     /// The lower bound is what keeps a fold's cost from growing: the delete alone runs as a bitmap
     /// scan, which visits every entry the earlier folds deleted (until a vacuum removes them) and
@@ -298,13 +310,18 @@ public final class PostgresSessionStore: SessionStamping {
     /// 0.4 to 3.9 ms in 25 s of steps on 16 sessions). The oldest entry is found by a plain index
     /// scan, which marks the dead entries it passes, so that the next ones skip them.
     public func dropHistory(_ id: String, before: Int) async throws(StoreError) {
-        try await bounded {
-            _ = try await self.client.collectedRows(
+        let dropped = try await bounded {
+            try await self.client.collectedRows(
                 """
-                DELETE FROM history WHERE session = \(id) AND seq < \(Int64(before))
-                AND seq >= (SELECT oldest.seq FROM history oldest WHERE oldest.session = \(id) ORDER BY oldest.seq LIMIT 1)
-                """, logger: self.logger)
+                WITH dropped AS (
+                    DELETE FROM history WHERE session = \(id) AND seq < \(Int64(before))
+                    AND seq >= (SELECT oldest.seq FROM history oldest WHERE oldest.session = \(id) ORDER BY oldest.seq LIMIT 1)
+                    RETURNING 1)
+                SELECT count(*) FROM dropped
+                """, logger: self.logger
+            ).first?.decode(Int64.self) ?? 0
         }
+        historyVacuum.folded(Int(dropped))
     }
 
     public func purgeExpired(now: Int64, limit: Int) async throws(StoreError) -> Int {

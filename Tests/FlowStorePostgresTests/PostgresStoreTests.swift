@@ -18,11 +18,12 @@ private func record(_ id: String, version: Int = 1, expiresAt: Int64 = 2_000, la
 /// more: a cluster just started while the whole suite runs on two cores can take over 3 s to
 /// answer its first connection).
 private func withStore<Result: Sendable>(
-    _ url: String, timeout: Duration = .seconds(3), _ body: (PostgresSessionStore) async throws -> Result
+    _ url: String, timeout: Duration = .seconds(3), vacuumHistoryAfter: Int = 50_000,
+    _ body: (PostgresSessionStore) async throws -> Result
 )
     async throws -> Result
 {
-    let store = try PostgresSessionStore(url: url, timeout: timeout)
+    let store = try PostgresSessionStore(url: url, timeout: timeout, vacuumHistoryAfter: vacuumHistoryAfter)
     return try await withRunningServices(store.services) {
         try await store.prepare()
         return try await body(store)
@@ -123,6 +124,45 @@ struct PostgresStoreTests {
 }
 
 extension PostgresStoreTests {
+    @Test("once the entries it folded away reach its floor, the store vacuums the history table, not before")
+    func vacuumsHistoryAfterFolds() async throws {
+        let cluster = try await PostgresCluster.started()
+        try await withStore(cluster.url, vacuumHistoryAfter: 100) { store in
+            let entry = [UInt8](repeating: 7, count: 100)
+            try await store.create(
+                record("long", lastSeq: 300), entries: (1...300).map { HistoryRecord(seq: $0, entry: entry) })
+            try await store.dropHistory("long", before: 51)
+            // The store looks at its count every second: 50 folded entries are not enough.
+            try await Task.sleep(for: .seconds(2.5))
+            #expect(try await vacuumsOfHistory(in: cluster) == 0)
+            try await store.dropHistory("long", before: 201)
+            var vacuums = 0
+            for _ in 0..<40 where vacuums == 0 {
+                try await Task.sleep(for: .milliseconds(250))
+                vacuums = try await vacuumsOfHistory(in: cluster)
+            }
+            #expect(vacuums == 1, "200 entries folded away, past the floor of 100: one vacuum")
+            #expect(try await store.history("long", after: 0, limit: 500).map(\.seq) == Array(201...300))
+        }
+    }
+
+    /// How many times the history table of `cluster` was vacuumed other than by autovacuum, as
+    /// PostgreSQL counts them.
+    private func vacuumsOfHistory(in cluster: PostgresCluster) async throws -> Int {
+        let connection = try await PostgresConnection.connect(
+            on: PostgresClient.defaultEventLoopGroup.next(),
+            configuration: .init(
+                host: "127.0.0.1", port: cluster.port, username: "flow", password: "flow", database: "flowtest",
+                tls: .disable),
+            id: 1, logger: Logger(label: "vacuums"))
+        defer { Task { try? await connection.close() } }
+        let rows = try await connection.query(
+            "SELECT vacuum_count FROM pg_stat_user_tables WHERE relname = 'history'", logger: Logger(label: "vacuums"))
+        var counts: [Int] = []
+        for try await count in rows.decode(Int64.self) { counts.append(Int(count)) }
+        return counts.first ?? -1
+    }
+
     /// PostgresNIO's pool tries to connect again and again while the database is down, each try
     /// 1.25 times later than the one before: after 20 s of outage, 3–5 s apart, longer than a
     /// call waits. The store makes a new pool when it reaches the database again.
