@@ -22,7 +22,7 @@ final class HistoryVacuum: Sendable {
     static let checkInterval = Duration.seconds(1)
 
     /// The fewest folded entries worth a vacuum.
-    let floor: Int
+    private let floor: Int
     /// Entries folded since the last vacuum.
     private let folded = Atomic<Int>(0)
     /// Folded entries that start a vacuum: a fifth of the table's entries, or ``floor``.
@@ -56,7 +56,7 @@ final class HistoryVacuum: Sendable {
     }
 
     /// Vacuums the history table now, and learns from it how many entries the table holds.
-    func vacuum() async {
+    private func vacuum() async {
         let counted = folded.load(ordering: .relaxed)
         do {
             let entries = try await connection.withConnection { connection in
