@@ -9,7 +9,9 @@ and steps (Benchmarks/wrk/steps.lua, 16 sessions): wrk -t1 -c64, 3 rounds of 5 s
 PostgreSQL alternately; prints each round's req/s, p99 and the server's CPU a request (from
 /proc, over wrk's run), and the median ratios PostgreSQL / memory. Targets: pages >= 0.5, steps
 >= 0.4, p99 under 20 ms at 64 connections; the CPU ratios are issue 42's (a page at most 2x, a step
-at most 1.5x) with the database off the server's core.
+at most 1.5x) with the database off the server's core. Then each store's mean wait, which with the
+server's core saturated is 64 / the rate and so the host's speed, and its p99 as a multiple of that
+mean, which is how unevenly the store's waits spread (Benchmarks/README.md, session 46).
 """
 import pathlib
 import re
@@ -45,16 +47,21 @@ def postmaster_pid(cluster):
     return int((cluster.directory / "data" / "postmaster.pid").read_text().split()[0])
 
 
+def milliseconds(match):
+    """A wrk duration (`12.3ms`, `870.00us`, `1.2s`) in ms."""
+    return float(match.group(1)) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[match.group(2)]
+
+
 def run_wrk(target, server_pid):
-    """(req/s, p99 ms, the server's µs of CPU a request) of wrk on core 1."""
+    """(req/s, p99 ms, the server's µs of CPU a request, mean latency ms) of wrk on core 1."""
     before = cpu_seconds(server_pid)
     output = subprocess.run(["taskset", "-c", "1", "wrk", "-t1", "-c64", "-d5s", "--latency", *target],
                             capture_output=True, text=True).stdout
     used = cpu_seconds(server_pid) - before  # wrk's start and end around its 5 s cost the server nothing
-    p99 = re.search(r"^\s+99%\s+([\d.]+)(\w+)", output, re.M)
     requests = int(re.search(r"(\d+) requests in", output).group(1))
-    return float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1)), \
-        float(p99.group(1)) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)], used / requests * 1e6
+    return (float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1)),
+            milliseconds(re.search(r"^\s+99%\s+([\d.]+)(\w+)", output, re.M)), used / requests * 1e6,
+            milliseconds(re.search(r"^\s+Latency\s+([\d.]+)(\w+)", output, re.M)))
 
 
 def main():
@@ -81,19 +88,27 @@ def main():
             for server in servers.values():
                 server.process.kill()
                 server.process.wait()
-    print("| store | scenario | req/s, each round | p99 ms, each round | server µs a request, each round |")
-    print("| --- | --- | --- | --- | --- |")
+    print("| store | scenario | req/s, each round | p99 ms, each round | mean ms, each round | server µs a request, each round |")
+    print("| --- | --- | --- | --- | --- | --- |")
     for (store, scenario), figures in results.items():
-        print(f"| {store} | {scenario} | {', '.join(f'{rate:,.0f}' for rate, _, _ in figures)} | "
-              f"{', '.join(f'{p99:.1f}' for _, p99, _ in figures)} | {', '.join(f'{cpu:.1f}' for _, _, cpu in figures)} |")
+        print(f"| {store} | {scenario} | {', '.join(f'{rate:,.0f}' for rate, _, _, _ in figures)} | "
+              f"{', '.join(f'{p99:.1f}' for _, p99, _, _ in figures)} | {', '.join(f'{mean:.1f}' for *_, mean in figures)} | "
+              f"{', '.join(f'{cpu:.1f}' for _, _, cpu, _ in figures)} |")
     for scenario, target in [("page", 0.5), ("step", 0.4)]:
-        ratios = [pg[0] / memory[0] for pg, memory in zip(results["postgres", scenario], results["memory", scenario])]
-        costs = [pg[2] / memory[2] for pg, memory in zip(results["postgres", scenario], results["memory", scenario])]
+        pairs = list(zip(results["postgres", scenario], results["memory", scenario]))
+        ratios = [pg[0] / memory[0] for pg, memory in pairs]
+        costs = [pg[2] / memory[2] for pg, memory in pairs]
         print(f"\n{scenario}s, PostgreSQL / memory with the database on a core of its own: "
               f"{statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f}; target >= {target}); "
-              f"PostgreSQL p99 {max(p99 for _, p99, _ in results['postgres', scenario]):.1f} ms (target < 20 ms); "
+              f"PostgreSQL p99 {max(p99 for _, p99, _, _ in results['postgres', scenario]):.1f} ms (target < 20 ms); "
               f"server CPU a request, PostgreSQL / memory {statistics.median(costs):.2f} "
               f"({min(costs):.2f}-{max(costs):.2f})")
+        # With the server's core saturated, the mean wait is 64 / the rate (Little's law): the host's
+        # speed. The p99 is that mean times how unevenly the waits spread, which is the store's doing.
+        for store in ["memory", "postgres"]:
+            spreads = [p99 / mean for _, p99, _, mean in results[store, scenario]]
+            print(f"  {store}: mean wait {statistics.median(m for *_, m in results[store, scenario]):.1f} ms, "
+                  f"p99 / mean {statistics.median(spreads):.2f} ({min(spreads):.2f}-{max(spreads):.2f})")
 
 
 if __name__ == "__main__":
