@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import urllib.request
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
@@ -15,10 +16,16 @@ from live_server import flowserver  # noqa: E402
 
 def generate(directory, base):
     """Generates the client of the document `base` serves as the package `flowserver_client` in
-    `directory` and imports it."""
+    `directory` and imports it. The document is fetched here, not by the generator, whose fetch
+    gives up after 5 s: a debug build makes it once, at the first request, which took 6.3 s on a
+    slow host."""
     output = directory / "flowserver_client"
-    subprocess.run([sys.executable, "-m", "openapi_python_client", "generate", "--url", base + "/public/openapi.yaml",
-                    "--output-path", str(output), "--meta", "none"], check=True, capture_output=True)
+    document = directory / "openapi.yaml"
+    with urllib.request.urlopen(base + "/public/openapi.yaml", timeout=120) as response:
+        document.write_bytes(response.read())
+    generated = subprocess.run([sys.executable, "-m", "openapi_python_client", "generate", "--path", str(document),
+                                "--output-path", str(output), "--meta", "none"], capture_output=True, text=True)
+    assert generated.returncode == 0, f"openapi-python-client failed:\n{generated.stdout}\n{generated.stderr}"
     sys.path.insert(0, str(directory))
     return importlib.import_module("flowserver_client")
 
