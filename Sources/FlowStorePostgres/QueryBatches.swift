@@ -78,7 +78,9 @@ final class QueryBatches<Question: Sendable, Answer: Sendable>: Sendable {
             defer { state.senderRuns = true }
             return !state.senderRuns
         }
-        if starts { Task { await self.sendAll(by: query) } }
+        // At the priority of the changes whose commits it sends (FlowWeb's `SessionService`
+        // raises a change's task to `.high`), so that a batch is not sent after new requests' work.
+        if starts { Task(priority: .high) { await self.sendAll(by: query) } }
     }
 
     /// Sends every question waiting, a batch at a time, until none waits.

@@ -119,6 +119,25 @@ struct SessionUpdateTests {
         }
     }
 
+    @Test("a change runs ahead of requests not started: its task is raised to high priority, and so is its answer")
+    func changeRunsAhead() async throws {
+        let (_, service, created) = try await Self.createdSession()
+        let request = Task(priority: .medium) { () async throws -> [TaskPriority] in
+            let before = Task.currentPriority
+            let during = Mutex<TaskPriority?>(nil)
+            _ = try await service.update(created) { (session: inout LoadedSession) throws(WebError) in
+                during.withLock { $0 = Task.currentPriority }
+                session.extra.remember(.init(render: "r", step: "s", location: "/"))
+                return .init(result: 0, save: true)
+            }
+            return [before, try #require(during.withLock { $0 }), Task.currentPriority]
+        }
+        let priorities = try await request.value
+        #expect(priorities[0] == .medium, "a request starts at the default priority")
+        #expect(priorities[1] == .high, "its change runs at high priority")
+        #expect(priorities[2] == .high, "and so does the rest of its answer, after the commit")
+    }
+
     @Test(
         "a change that waited for the lock starts from the copy this instance committed meanwhile, without reading again; another instance's commit is caught"
     )
