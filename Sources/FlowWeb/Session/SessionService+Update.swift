@@ -74,12 +74,15 @@ extension SessionService {
     }
 
     /// Raises the current task to `.high`, so that each time it resumes (after the session's lock,
-    /// after its commit) it runs before the work of requests that have not started, which run at
-    /// the default priority. Every change of a busy session waits for the one before it: when
-    /// each hop on that chain queued behind new requests' work, the chain, and the tail of a
-    /// step's wait on PostgreSQL with it, grew with the load (Benchmarks/README.md, session 47:
-    /// pinned steps' p90 31 → 24 ms, the server's CPU a step 295 → 265 µs). A change's work is
-    /// bounded, so new requests wait, they are not starved.
+    /// after its commit) it does not queue behind the work of requests that have not started,
+    /// which run at the default priority. On Linux, Swift's global executor runs each priority's
+    /// jobs on libdispatch threads of their own (`com.apple.root.user-initiated-qos` beside
+    /// `com.apple.root.default-qos`), which the kernel schedules beside each other: a raised
+    /// change resumes on its own queue, not at the end of the default one. Every change of a busy
+    /// session waits for the one before it: when each hop on that chain queued behind new
+    /// requests' work, the chain, and the tail of a step's wait on PostgreSQL with it, grew with
+    /// the load (Benchmarks/README.md, session 47: pinned steps' p90 31 → 25 ms, the server's CPU
+    /// a step 295 → 265 µs).
     private static func runAheadOfNewRequests() {
         withUnsafeCurrentTask { $0?.escalatePriority(to: .high) }
     }
