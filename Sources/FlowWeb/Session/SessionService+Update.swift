@@ -15,8 +15,8 @@ extension SessionService {
     /// them and committed in one commit (see ``SessionLocks``): each is answered with the session
     /// as it left it, once the commit is stored.
     ///
-    /// From here on the request's task runs ahead of requests not started yet (see
-    /// ``runAheadOfNewRequests()``).
+    /// From here on the request's task does not queue behind the work of requests not started
+    /// yet (see ``runAheadOfNewRequests()``).
     ///
     /// - Throws: ``WebError`` `404` when the session is gone, `429` when its client stored too
     ///   many new sessions lately, `503` when the store fails.
